@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Store } from './db/database.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { ErrorBody } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+
+export const API_VERSION = '0.3.0';
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** What every route module is given: validated configuration and the open database. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+}
+
+export interface AppOptions extends AppContext {
+  logger: FastifyBaseLogger;
+}
+
+/** Builds the whole service without listening; tests call it and use `inject`. */
+export async function buildApp(options: AppOptions) {
+  const { config, store } = options;
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON only; anything else is answered 415 rather than parsed as text.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  app.addSchema(ErrorBody);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Bazaar API',
+        version: API_VERSION,
+        description:
+          'Capability discovery (search documented tools, agents and frameworks; file a request and ' +
+          'follow it with a private receipt token) and a price-negotiation game (register, haggle ' +
+          'with an automated seller, climb the leaderboard). Every JSON response uses the envelope ' +
+          '`{ success, data }` or `{ success: false, error, code }`.',
+      },
+      servers: config.publicBaseUrl === null ? [] : [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A player API key (`hg_` + 48 hex characters) from POST /api/players.',
+          },
+          receiptToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The private receipt token (`rq_…`) returned when a request was filed.',
+          },
+        },
+      },
+      tags: [
+        { name: 'catalog', description: 'Search and read documented capabilities.' },
+        { name: 'requests', description: 'File a request and follow it with its receipt token.' },
+        { name: 'players', description: 'Register, find players, read statistics.' },
+        { name: 'products', description: 'The products the seller offers.' },
+        { name: 'haggle', description: 'Negotiate with the automated seller.' },
+        { name: 'game', description: 'Transactions, leaderboard and inventory.' },
+        { name: 'operations', description: 'Health checks.' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, validatorUrl: null },
+    staticCSP: true,
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  const context: AppContext = { config, store };
+  await app.register(healthRoutes, context);
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,136 @@
+import { resolve } from 'node:path';
+
+/**
+ * Everything the service reads from the environment, validated once at boot. A bad value stops
+ * the start with a message naming the variable, instead of surfacing later as odd behaviour.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the data lives: a SQLite file path or a PostgreSQL URL. */
+  database: DatabaseTarget;
+  /** Base of absolute URLs in responses (e.g. `status_url`); null = derived from the request. */
+  publicBaseUrl: string | null;
+  logLevel: LogLevel;
+  /** Seconds a shutdown waits for requests in flight before the process gives up on them. */
+  shutdownGraceSeconds: number;
+  /** Seconds a write waits for another process's lock on the SQLite file. */
+  sqliteBusyTimeoutMs: number;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  trustProxy: boolean;
+  /** Secret mixed into every product's hidden floor; null = generated once and kept in the database. */
+  sellerSecret: string | null;
+  /** Shared rate-limit store for several processes; null = each process counts on its own. */
+  redisUrl: string | null;
+  limits: Limits;
+}
+
+export interface Limits {
+  gameRequestsPerMinute: number;
+  registrationsPerHour: number;
+  requestsPerClientPerDay: number;
+  requestsPerDay: number;
+}
+
+export type DatabaseTarget =
+  { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_SQLITE_PATH = './data/bazaar.db';
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    }
+    return Number(raw);
+  };
+
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const match = allowed.find(
+      (value) => value === raw.toLowerCase() || value === raw.toUpperCase(),
+    );
+    if (match === undefined) {
+      throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+    }
+    return match;
+  };
+
+  const url = (name: string, protocols: readonly string[]): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(`${name} must start with ${protocols.join(' or ')}, got "${raw}"`);
+    }
+    return raw.replace(/\/+$/, '');
+  };
+
+  const sellerSecret = read('SELLER_SECRET') ?? null;
+  if (sellerSecret !== null && sellerSecret.length < 16) {
+    throw new ConfigError('SELLER_SECRET must be at least 16 characters long');
+  }
+
+  return {
+    port: integer('PORT', 3000, 0, 65535),
+    host: read('HOST') ?? '0.0.0.0',
+    database: parseDatabaseUrl(read('DATABASE_URL')),
+    publicBaseUrl: url('PUBLIC_BASE_URL', ['http:', 'https:']),
+    logLevel: oneOf('LOG_LEVEL', logLevels, 'info'),
+    shutdownGraceSeconds: integer('SHUTDOWN_GRACE_SECONDS', 10, 1, 600),
+    sqliteBusyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
+    sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+    trustProxy: oneOf('TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    sellerSecret,
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    limits: {
+      gameRequestsPerMinute: integer('GAME_RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+      registrationsPerHour: integer('REGISTRATION_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000),
+      requestsPerClientPerDay: integer('REQUESTS_DAILY_LIMIT_PER_CLIENT', 20, 1, 1_000_000),
+      requestsPerDay: integer('REQUESTS_DAILY_LIMIT_TOTAL', 1000, 1, 100_000_000),
+    },
+  };
+}
+
+export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget {
+  if (raw === undefined) return { dialect: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH) };
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '')
+      throw new ConfigError(
+        'DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/bazaar.db',
+      );
+    return { dialect: 'sqlite', path: path === ':memory:' ? path : resolve(path) };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { dialect: 'postgres', url: raw };
+  }
+  throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+}

@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config, DatabaseTarget } from '../config.js';
+import type { Database } from './schema.js';
+import { BazaarSqliteDialect, openSqlite, withStatementCache } from './sqlite.js';
+
+export type Dialect = DatabaseTarget['dialect'];
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** Answers whether the database responds right now (for /readyz). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+// int8 (counts, sums) arrives from pg as a string; every such value here fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// Timestamps travel as ISO 8601 strings on both dialects.
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => new Date(value).toISOString());
+
+export function openStore(
+  config: Pick<Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous'>,
+): Store {
+  const target = config.database;
+  if (target.dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle client losing its server must not crash the process; the next query reports it.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return storeOf(db, 'postgres');
+  }
+  if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+  const database = openSqlite({
+    path: target.path,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    synchronous: config.sqliteSynchronous,
+  });
+  const db = new Kysely<Database>({
+    dialect: new BazaarSqliteDialect({ database: withStatementCache(database) }),
+  });
+  return storeOf(db, 'sqlite');
+}
+
+function storeOf(db: Kysely<Database>, dialect: Dialect): Store {
+  let closed = false;
+  return {
+    db,
+    dialect,
+    ping: async () => {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

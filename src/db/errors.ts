@@ -1,0 +1,55 @@
+/**
+ * Recognises database failures by their driver codes, so services can tell a conflict they
+ * expect (a unique index doing its job) from storage that cannot commit at all.
+ */
+interface DriverError {
+  code?: unknown;
+}
+
+const codeOf = (error: unknown): string | undefined => {
+  const code = (error as DriverError | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+export function isCheckViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK';
+}
+
+// SQLite: the file cannot be written, is locked past busy_timeout, or the disk failed.
+const sqliteStorageCodes =
+  /^SQLITE_(READONLY|BUSY|LOCKED|FULL|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM|NOMEM)/;
+// PostgreSQL: read-only transaction (25006), connection (08), resources (53), shutdown (57P),
+// system (58), serialization/deadlock that survived (40001/40P01).
+const postgresStorageCodes = /^(25006|08...|53...|57P..|58...|40001|40P01)$/;
+const networkCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+export function isStorageUnavailable(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code !== undefined) {
+    return (
+      sqliteStorageCodes.test(code) || postgresStorageCodes.test(code) || networkCodes.has(code)
+    );
+  }
+  const message = error instanceof Error ? error.message : '';
+  // pg reports a pool that lost its server or was shut down without a code.
+  return /Connection terminated|connection timeout|Cannot use a pool after calling end/i.test(
+    message,
+  );
+}

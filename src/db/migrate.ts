@@ -1,0 +1,23 @@
+import { Migrator, type MigrationProvider } from 'kysely';
+import type { Store } from './database.js';
+import { migrationsFor } from './migrations/index.js';
+
+/**
+ * Brings the schema to the latest version. Several processes may call this at once: on
+ * PostgreSQL Kysely holds an advisory lock, on SQLite the migration runs inside one IMMEDIATE
+ * transaction, so exactly one of them applies each migration and the others see it applied.
+ */
+export async function migrateToLatest(store: Store): Promise<void> {
+  const provider: MigrationProvider = {
+    getMigrations: () => Promise.resolve(migrationsFor(store.dialect)),
+  };
+  const migrator = new Migrator({ db: store.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error !== undefined) {
+    const cause = error instanceof Error ? error : new Error('unknown migration failure');
+    throw new Error(`migration ${failed?.migrationName ?? '(setup)'} failed: ${cause.message}`, {
+      cause,
+    });
+  }
+}

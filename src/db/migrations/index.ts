@@ -1,0 +1,25 @@
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../database.js';
+import * as settings from './0001_settings.js';
+
+/** A migration that may write different SQL for each dialect. */
+export interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+}
+
+/**
+ * Every migration, in the order it runs. Names are sorted and recorded in `kysely_migration`;
+ * never rename or edit one that has shipped — add a new one.
+ */
+const all: Record<string, DialectMigration> = {
+  '0001_settings': settings,
+};
+
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(all).map(([name, migration]) => [
+      name,
+      { up: (db: Kysely<unknown>) => migration.up(db, dialect) },
+    ]),
+  );
+}

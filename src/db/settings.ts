@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+/**
+ * Returns the stored value for `key`, creating it with `create()` the first time. Safe when
+ * several processes race: the first insert wins and everyone reads the winner's value.
+ */
+export async function settingOrCreate(
+  db: Kysely<Database>,
+  key: string,
+  create: () => string,
+): Promise<string> {
+  await db
+    .insertInto('settings')
+    .values({ key, value: create() })
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  return row.value;
+}
+
+export const randomSecret = (): string => randomBytes(32).toString('base64url');

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DatabaseTarget } from '../../src/config.js';
+
+export type DialectName = DatabaseTarget['dialect'];
+
+/**
+ * The dialects every integration test runs on: SQLite always, PostgreSQL when
+ * TEST_DATABASE_URL names a server (CI sets it and `.ci/run` fails if the server is missing).
+ */
+export const testDialects: DialectName[] =
+  process.env.TEST_DATABASE_URL === undefined || process.env.TEST_DATABASE_URL === ''
+    ? ['sqlite']
+    : ['sqlite', 'postgres'];
+
+export interface TestDatabase {
+  target: DatabaseTarget;
+  /** The same database as a DATABASE_URL value, for child processes. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A brand-new empty database of the given dialect, dropped again by `drop()`. */
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'bazaar-test-'));
+    const path = join(dir, 'bazaar.db');
+    return {
+      target: { dialect, path },
+      url: `sqlite:${path}`,
+      drop: () => {
+        rmSync(dir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    };
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `bazaar_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    target: { dialect, url: url.toString() },
+    url: url.toString(),
+    drop: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

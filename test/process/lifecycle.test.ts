@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { once } from 'node:events';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import { startServer, type ServerProcess } from '../helpers/process.js';
+import { migrationsFor } from '../../src/db/migrations/index.js';
+
+describe.each(testDialects)('server processes (%s)', (dialect) => {
+  let database: TestDatabase | undefined;
+  const servers: ServerProcess[] = [];
+
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
+    await database?.drop();
+    database = undefined;
+  });
+
+  it('should bring up two servers started at the same moment on one fresh database', async () => {
+    database = await createTestDatabase(dialect);
+    const env = { DATABASE_URL: database.url };
+    const started = await Promise.all([startServer(env), startServer(env)]);
+    servers.push(...started);
+    for (const server of started) {
+      const ready = await fetch(`${server.baseUrl}/readyz`);
+      expect(ready.status).toBe(200);
+    }
+    // Every migration was applied exactly once.
+    const applied = await appliedMigrations(database);
+    expect(applied).toEqual(Object.keys(migrationsFor(dialect)).sort());
+  });
+
+  it('should finish a request in flight on SIGTERM, refuse new connections, close the database and exit 0', async () => {
+    database = await createTestDatabase(dialect);
+    const server = await startServer({ DATABASE_URL: database.url });
+    servers.push(server);
+    const { port } = new URL(server.baseUrl);
+
+    // A request whose body is still arriving is in flight until its last byte is sent.
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    const body = JSON.stringify({ probe: 'x'.repeat(1000) });
+    socket.write(
+      `POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    socket.write(body.slice(0, 10));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(chunks).toHaveLength(0);
+
+    server.child.kill('SIGTERM');
+    await waitFor(() => server.lines.some((line) => line.includes('shutting down')));
+    await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
+
+    socket.end(body.slice(10));
+    await once(socket, 'close');
+    expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 404 /);
+    expect(await server.exited).toBe(0);
+    expect(server.lines.some((line) => line.includes('database closed'))).toBe(true);
+    if (database.target.dialect === 'sqlite') {
+      // The last connection to close checkpoints the WAL and removes it.
+      expect(existsSync(`${database.target.path}-wal`)).toBe(false);
+    } else {
+      expect(await connectionsTo(database)).toBe(0);
+    }
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function appliedMigrations(database: TestDatabase): Promise<string[]> {
+  if (database.target.dialect === 'sqlite') {
+    const { default: Sqlite } = await import('better-sqlite3');
+    const file = new Sqlite(database.target.path, { readonly: true });
+    const rows = file.prepare('select name from kysely_migration order by name').all() as {
+      name: string;
+    }[];
+    file.close();
+    return rows.map((row) => row.name);
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const { rows } = await client.query<{ name: string }>(
+    'select name from kysely_migration order by name',
+  );
+  await client.end();
+  return rows.map((row) => row.name);
+}
+
+async function connectionsTo(database: TestDatabase): Promise<number> {
+  const name = new URL(database.url).pathname.slice(1);
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query<{ count: string }>(
+    'select count(*) from pg_stat_activity where datname = $1',
+    [name],
+  );
+  await client.end();
+  return Number(rows[0]?.count);
+}
