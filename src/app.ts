@@ -8,7 +8,14 @@ import type { Store } from './db/database.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { registerRateLimits } from './http/rate-limit.js';
+import { haggleRoutes } from './modules/haggle/haggle.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
+import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
+import { playersRoutes } from './modules/players/players.routes.js';
+import { productsRoutes } from './modules/products/products.routes.js';
+import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 
 export const API_VERSION = '0.3.0';
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -94,8 +101,17 @@ export async function buildApp(options: AppOptions) {
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
+  await registerRateLimits(app, config);
+  app.decorateRequest('playerId', '');
+
   const context: AppContext = { config, store };
   await app.register(healthRoutes, context);
+  await app.register(playersRoutes, context);
+  await app.register(productsRoutes, context);
+  await app.register(haggleRoutes, context);
+  await app.register(transactionsRoutes, context);
+  await app.register(leaderboardRoutes, context);
+  await app.register(inventoryRoutes, context);
 
   return app;
 }

@@ -2,10 +2,19 @@
  * The database as Kysely sees it. Each area declares its tables in its own module's
  * `*.tables.ts` and adds them here; only repositories use these types.
  */
+import type { HaggleMessagesTable, HaggleSessionsTable } from '../modules/haggle/haggle.tables.js';
+import type { PlayersTable } from '../modules/players/players.tables.js';
+import type { ProductsTable } from '../modules/products/products.tables.js';
+import type { TransactionsTable } from '../modules/transactions/transactions.tables.js';
 import type { SettingsTable } from './settings.js';
 
 export interface Database {
   settings: SettingsTable;
   // area A (capability discovery) tables are added below this line
   // area B (negotiation game) tables are added below this line
+  players: PlayersTable;
+  products: ProductsTable;
+  haggle_sessions: HaggleSessionsTable;
+  haggle_messages: HaggleMessagesTable;
+  transactions: TransactionsTable;
 }

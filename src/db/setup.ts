@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Store } from './database.js';
+import { seedProducts } from '../modules/products/products.seeder.js';
 import { migrateToLatest } from './migrate.js';
 
 /**
@@ -8,7 +9,7 @@ import { migrateToLatest } from './migrate.js';
  */
 export type Seeder = (store: Store, config: Config) => Promise<void>;
 
-const seeders: Seeder[] = [];
+const seeders: Seeder[] = [seedProducts];
 
 /** Migrates and seeds: everything a fresh or existing database needs before serving. */
 export async function prepareStore(store: Store, config: Config): Promise<void> {

@@ -48,7 +48,10 @@ export function withStatementCache(database: BetterSqlite3.Database): SqliteData
     },
     prepare: (sql: string): SqliteStatement => {
       let statement = cache.get(sql);
-      if (statement === undefined) {
+      if (statement !== undefined) {
+        // Re-inserting keeps the map in least-recently-used order for eviction.
+        cache.delete(sql);
+      } else {
         statement = database.prepare(sql);
         if (cache.size >= STATEMENT_CACHE_SIZE) {
           const oldest = cache.keys().next().value;

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as settings from './0001_settings.js';
+import * as game from './0002_game.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -13,6 +14,7 @@ export interface DialectMigration {
  */
 const all: Record<string, DialectMigration> = {
   '0001_settings': settings,
+  '0002_game': game,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,0 +1,106 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import type {
+  HaggleSessionsTable,
+  MessageRow,
+  SessionRow,
+  SessionStatus,
+} from './haggle.tables.js';
+
+type Db = Kysely<Database>;
+
+export async function insertSession(db: Db, session: SessionRow): Promise<void> {
+  await db.insertInto('haggle_sessions').values(session).execute();
+}
+
+/**
+ * The session of this player, or undefined (another player's session is as absent as an unknown
+ * one). With `lock` on PostgreSQL the row stays locked until the transaction ends, so two offers
+ * on one session are decided one after the other; SQLite's IMMEDIATE transactions already are.
+ */
+export function findOwnSession(
+  db: Db,
+  ids: { sessionId: string; playerId: string },
+  lock?: Dialect,
+): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('haggle_sessions')
+    .selectAll()
+    .where('id', '=', ids.sessionId)
+    .where('player_id', '=', ids.playerId)
+    .$if(lock === 'postgres', (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+export function findActiveSession(
+  db: Db,
+  ids: { playerId: string; productId: string },
+): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('haggle_sessions')
+    .selectAll()
+    .where('player_id', '=', ids.playerId)
+    .where('product_id', '=', ids.productId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+}
+
+/**
+ * Moves a session on only from the state the caller decided on: still active and still at the
+ * round it read. A concurrent request that got there first makes this return false.
+ */
+export async function advanceSession(
+  db: Db,
+  from: { id: string; roundsCount: number },
+  changes: Updateable<HaggleSessionsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('haggle_sessions')
+    .set(changes)
+    .where('id', '=', from.id)
+    .where('status', '=', 'active')
+    .where('rounds_count', '=', from.roundsCount)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export function listMessages(db: Db, sessionId: string): Promise<MessageRow[]> {
+  return db
+    .selectFrom('haggle_messages')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .orderBy('position')
+    .execute();
+}
+
+export async function appendMessages(db: Db, messages: MessageRow[]): Promise<void> {
+  if (messages.length > 0) await db.insertInto('haggle_messages').values(messages).execute();
+}
+
+export async function nextMessagePosition(db: Db, sessionId: string): Promise<number> {
+  const row = await db
+    .selectFrom('haggle_messages')
+    .select((eb) => eb.fn.max<number | null>('position').as('last'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return (row?.last ?? -1) + 1;
+}
+
+export async function sessionCounts(
+  db: Db,
+  playerId: string,
+): Promise<{ active: number; finished: number }> {
+  const rows = await db
+    .selectFrom('haggle_sessions')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('player_id', '=', playerId)
+    .groupBy('status')
+    .execute();
+  const count = (statuses: SessionStatus[]) =>
+    rows.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.count, 0);
+  return {
+    active: count(['active']),
+    finished: count(['accepted', 'rejected', 'abandoned', 'expired']),
+  };
+}

@@ -1,0 +1,196 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app.js';
+import { randomSecret, settingOrCreate } from '../../db/settings.js';
+import { requirePlayer } from '../../http/auth.js';
+import { publicBaseUrl } from '../../http/base-url.js';
+import { perApiKey } from '../../http/rate-limit.js';
+import { Envelope, errorResponses } from '../../http/schemas.js';
+import {
+  AcceptResult,
+  OfferBody,
+  OfferResult,
+  SessionBody,
+  SessionDetail,
+  SessionOnly,
+  SessionParams,
+  StartBody,
+  StartedSession,
+} from './haggle.schemas.js';
+import {
+  abandonSession,
+  acceptCounter,
+  makeOffer,
+  readSession,
+  startSession,
+  type HaggleDeps,
+} from './haggle.service.js';
+
+export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
+  app,
+  { store, config },
+) => {
+  // Every process must price alike: the secret comes from the environment or, once created, the database.
+  const sellerSecret =
+    config.sellerSecret ?? (await settingOrCreate(store.db, 'seller_secret', randomSecret));
+  const deps = (request: FastifyRequest): HaggleDeps => ({
+    store,
+    sellerSecret,
+    baseUrl: publicBaseUrl(request, config),
+  });
+  const route = { preHandler: requirePlayer(store), config: { rateLimit: perApiKey(config) } };
+  const tags = ['haggle'];
+  const security = [{ apiKey: [] }];
+
+  app.post(
+    '/api/haggle/start',
+    {
+      ...route,
+      schema: {
+        tags,
+        security,
+        summary: 'Open a negotiation for a product',
+        description:
+          'Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). ' +
+          'If you already have an active negotiation for this product, it is returned with 200 instead of a new one.',
+        body: StartBody,
+        response: {
+          201: Envelope(StartedSession),
+          200: Envelope(StartedSession),
+          ...errorResponses(
+            'validation_error',
+            'invalid_json',
+            'unauthorized',
+            'insufficient_credits',
+            'forbidden',
+            'not_found',
+            'out_of_stock',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await startSession(deps(request), request.playerId, request.body);
+      return reply.code(result.created ? 201 : 200).send({ success: true, data: result.data });
+    },
+  );
+
+  app.post(
+    '/api/haggle/offer',
+    {
+      ...route,
+      schema: {
+        tags,
+        security,
+        summary: 'Make an offer',
+        description:
+          'The seller accepts (the deal is made at your offer), counters, or rejects. Offers below 40 % of the market price ' +
+          'are insulting (the second ends the negotiation); an offer below your previous one is a retreat (the second ends it); ' +
+          'round 9’s counter is the final one, and the 10th offer is the last: accepted, or the negotiation expires. ' +
+          'Your `message` is stored but never changes the price. A failed request changes nothing and uses no round.',
+        body: OfferBody,
+        response: {
+          200: Envelope(OfferResult),
+          ...errorResponses(
+            'validation_error',
+            'invalid_amount',
+            'invalid_json',
+            'unauthorized',
+            'insufficient_credits',
+            'not_found',
+            'session_not_active',
+            'out_of_stock',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await makeOffer(deps(request), request.playerId, request.body),
+    }),
+  );
+
+  app.post(
+    '/api/haggle/accept',
+    {
+      ...route,
+      schema: {
+        tags,
+        security,
+        summary: "Accept the seller's counter-offer",
+        body: SessionBody,
+        response: {
+          200: Envelope(AcceptResult),
+          ...errorResponses(
+            'validation_error',
+            'invalid_json',
+            'unauthorized',
+            'insufficient_credits',
+            'not_found',
+            'session_not_active',
+            'no_counter_offer',
+            'out_of_stock',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await acceptCounter(deps(request), request.playerId, request.body.session_id),
+    }),
+  );
+
+  app.post(
+    '/api/haggle/abandon',
+    {
+      ...route,
+      schema: {
+        tags,
+        security,
+        summary: 'Walk away from a negotiation',
+        description: 'No credits are lost.',
+        body: SessionBody,
+        response: {
+          200: Envelope(SessionOnly),
+          ...errorResponses(
+            'validation_error',
+            'invalid_json',
+            'unauthorized',
+            'not_found',
+            'session_not_active',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await abandonSession(deps(request), request.playerId, request.body.session_id),
+    }),
+  );
+
+  app.get(
+    '/api/haggle/:sessionId',
+    {
+      ...route,
+      schema: {
+        tags,
+        security,
+        summary: 'Read a negotiation with its messages',
+        description: 'Your own sessions only; anyone else’s answers 404.',
+        params: SessionParams,
+        response: {
+          200: Envelope(SessionDetail),
+          ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await readSession(deps(request), request.playerId, request.params.sessionId),
+    }),
+  );
+};

@@ -1,0 +1,140 @@
+import { Type, type Static } from 'typebox';
+import { centsToCredits } from '../../http/money.js';
+import { Money, MoneyInput, Timestamp, Uuid } from '../../http/schemas.js';
+import { Product } from '../products/products.schemas.js';
+import { Transaction } from '../transactions/transactions.schemas.js';
+import type { MessageRow, SessionRow } from './haggle.tables.js';
+
+const NullableMoney = (description: string) =>
+  Type.Union([Money(), Type.Null()], { description, example: 37.5 });
+
+export const Session = Type.Object({
+  id: Uuid(),
+  player_id: Uuid(),
+  product_id: Uuid(),
+  status: Type.Union(
+    [
+      Type.Literal('active'),
+      Type.Literal('accepted'),
+      Type.Literal('rejected'),
+      Type.Literal('abandoned'),
+      Type.Literal('expired'),
+    ],
+    { description: 'Only an active session takes offers, accept or abandon.' },
+  ),
+  current_offer: NullableMoney("The player's latest offer; null before the first."),
+  ai_counter_offer: NullableMoney("The seller's latest counter-offer; null before the first."),
+  rounds_count: Type.Integer({ minimum: 0, maximum: 10, description: 'Offers made so far.' }),
+  max_rounds: Type.Integer({ example: 10 }),
+  final_price: NullableMoney('The price of the deal; null unless accepted.'),
+  started_at: Timestamp(),
+  ended_at: Type.Union([Timestamp(), Type.Null()], { description: 'null while active.' }),
+});
+
+export const Message = Type.Object({
+  id: Uuid(),
+  sender: Type.Union([Type.Literal('seller'), Type.Literal('player')]),
+  message: Type.String(),
+  offer_amount: NullableMoney(
+    'The price this message names: an offer, a counter-offer or a deal price.',
+  ),
+  round: Type.Integer({
+    minimum: 0,
+    description: '0 for the greeting, then the offer round it belongs to.',
+  }),
+  created_at: Timestamp(),
+});
+
+export const SellerResponse = Type.Object({
+  action: Type.Union([Type.Literal('accept'), Type.Literal('counter'), Type.Literal('reject')]),
+  counter_offer: NullableMoney('The seller’s new price; null unless action is counter.'),
+  message: Type.String({ maxLength: 240 }),
+  round: Type.Integer({ minimum: 1, maximum: 10, description: 'The round this offer was.' }),
+  rounds_left: Type.Integer({ minimum: 0, maximum: 9 }),
+  final: Type.Boolean({
+    description: 'No further counter will come: round 9’s counter, and every accept or reject.',
+  }),
+});
+
+export const StartBody = Type.Object({
+  player_id: Uuid('Your own player id.'),
+  product_id: Uuid('The product to negotiate for.'),
+});
+
+export const OfferBody = Type.Object({
+  session_id: Uuid(),
+  offer_amount: MoneyInput(
+    'Your offer in credits: above 0, at most 2 decimals, not more than your credits.',
+  ),
+  message: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: 'Optional words to the seller; they never change its price.',
+    }),
+  ),
+});
+
+export const SessionBody = Type.Object({ session_id: Uuid() });
+export const SessionParams = Type.Object({ sessionId: Uuid() });
+
+export const StartedSession = Type.Object({
+  ...Session.properties,
+  product: Product,
+  initial_message: Type.String({
+    description: "The seller's greeting: the market price and its opening ask.",
+  }),
+});
+
+export const OfferResult = Type.Object({
+  session: Session,
+  seller_response: SellerResponse,
+  product: Product,
+});
+
+export const AcceptResult = Type.Object({
+  session: Session,
+  transaction: Transaction,
+  new_credits: Money('Your credits after paying.'),
+  savings: Money('market price − price paid.'),
+});
+
+export const SessionOnly = Type.Object({ session: Session });
+export const SessionDetail = Type.Object({
+  session: Session,
+  product: Product,
+  messages: Type.Array(Message),
+});
+
+export type SessionView = Static<typeof Session>;
+export type MessageView = Static<typeof Message>;
+
+const money = (cents: number | null): number | null =>
+  cents === null ? null : centsToCredits(cents);
+
+/** The player's view of a session: the seller's floor and opening terms stay on the server. */
+export function sessionView(row: SessionRow): SessionView {
+  return {
+    id: row.id,
+    player_id: row.player_id,
+    product_id: row.product_id,
+    status: row.status,
+    current_offer: money(row.current_offer_cents),
+    ai_counter_offer: money(row.counter_offer_cents),
+    rounds_count: row.rounds_count,
+    max_rounds: row.max_rounds,
+    final_price: money(row.final_price_cents),
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+  };
+}
+
+export function messageView(row: MessageRow): MessageView {
+  return {
+    id: row.id,
+    sender: row.sender,
+    message: row.message,
+    offer_amount: money(row.offer_cents),
+    round: row.round,
+    created_at: row.created_at,
+  };
+}

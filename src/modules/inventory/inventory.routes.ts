@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app.js';
+import { requirePlayer } from '../../http/auth.js';
+import { publicBaseUrl } from '../../http/base-url.js';
+import { perApiKey } from '../../http/rate-limit.js';
+import { Envelope, errorResponses } from '../../http/schemas.js';
+import { CategoryName, Product } from '../products/products.schemas.js';
+import { inventorySummary } from './inventory.service.js';
+
+const Inventory = Type.Object({
+  total_products: Type.Integer({ minimum: 0 }),
+  total_stock: Type.Integer({ minimum: 0 }),
+  in_stock_products: Type.Integer({ minimum: 0 }),
+  out_of_stock_products: Type.Integer({ minimum: 0 }),
+  categories: Type.Array(
+    Type.Object({
+      name: CategoryName,
+      count: Type.Integer({ minimum: 0 }),
+      total_stock: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+  products: Type.Array(Product),
+});
+
+export const inventoryRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
+  app.get(
+    '/api/inventory',
+    {
+      preHandler: requirePlayer(store),
+      config: { rateLimit: perApiKey(config) },
+      schema: {
+        tags: ['game'],
+        summary: 'Stock summary',
+        security: [{ apiKey: [] }],
+        querystring: Type.Object({ category: Type.Optional(CategoryName) }),
+        response: {
+          200: Envelope(Inventory),
+          ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await inventorySummary(store, request.query.category, publicBaseUrl(request, config)),
+    }),
+  );
+  return Promise.resolve();
+};

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { NewPlayerRow, PlayerRow } from './players.tables.js';
+
+type Db = Kysely<Database>;
+
+export async function findPlayerIdByKeyHash(db: Db, keyHash: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('players')
+    .select('id')
+    .where('api_key_hash', '=', keyHash)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export function findPlayer(db: Db, id: string): Promise<PlayerRow | undefined> {
+  return db.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The players holding this username or this e-mail (keys are lower-cased): zero, one or two. */
+export function findByIdentity(
+  db: Db,
+  usernameKey: string,
+  emailKey: string,
+): Promise<PlayerRow[]> {
+  return db
+    .selectFrom('players')
+    .selectAll()
+    .where((where) =>
+      where.or([where('username_key', '=', usernameKey), where('email_key', '=', emailKey)]),
+    )
+    .execute();
+}
+
+export interface PlayerFilter {
+  usernameKey?: string | undefined;
+  emailKey?: string | undefined;
+  limit: number;
+}
+
+export function listPlayers(db: Db, filter: PlayerFilter): Promise<PlayerRow[]> {
+  return db
+    .selectFrom('players')
+    .selectAll()
+    .$if(filter.usernameKey !== undefined, (query) =>
+      query.where('username_key', '=', filter.usernameKey ?? ''),
+    )
+    .$if(filter.emailKey !== undefined, (query) =>
+      query.where('email_key', '=', filter.emailKey ?? ''),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(filter.limit)
+    .execute();
+}
+
+export async function insertPlayer(db: Db, player: NewPlayerRow): Promise<void> {
+  await db.insertInto('players').values(player).execute();
+}
+
+export async function replaceKeyHash(
+  db: Db,
+  id: string,
+  keyHash: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('players')
+    .set({ api_key_hash: keyHash, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
+ * same statement, so two deals racing for the last credits cannot both pass.
+ */
+export async function chargeForDeal(
+  db: Db,
+  deal: { playerId: string; priceCents: number; marketCents: number; now: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('players')
+    .set((eb) => ({
+      credits_cents: eb('credits_cents', '-', deal.priceCents),
+      total_spent_cents: eb('total_spent_cents', '+', deal.priceCents),
+      total_market_cents: eb('total_market_cents', '+', deal.marketCents),
+      updated_at: deal.now,
+    }))
+    .where('id', '=', deal.playerId)
+    .where('credits_cents', '>=', deal.priceCents)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}

@@ -1,0 +1,143 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app.js';
+import { requirePlayer } from '../../http/auth.js';
+import { perAddressHourly, perApiKey } from '../../http/rate-limit.js';
+import { Envelope, errorResponses } from '../../http/schemas.js';
+import {
+  NewPlayer,
+  Player,
+  PlayerParams,
+  PlayerQuery,
+  PlayerStats,
+  RegisterBody,
+} from './players.schemas.js';
+import { findPlayers, getPlayer, getStats, register, rotateKey } from './players.service.js';
+
+export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
+  const rateLimit = perApiKey(config);
+  const authenticated = { preHandler: requirePlayer(store), config: { rateLimit } };
+  const security = [{ apiKey: [] }];
+
+  app.post(
+    '/api/players',
+    {
+      config: { rateLimit: perAddressHourly(config) },
+      schema: {
+        tags: ['players'],
+        summary: 'Register, or find an existing player',
+        description:
+          'A new username and e-mail → 201 with the new player and its `api_key`, shown only this once. ' +
+          'A username or e-mail that exists → 200 with that player and no key; its e-mail is shown only if you sent it. ' +
+          'A username of one player with the e-mail of another → 409 `identity_conflict`.',
+        body: RegisterBody,
+        response: {
+          201: Envelope(NewPlayer),
+          200: Envelope(Player),
+          ...errorResponses(
+            'validation_error',
+            'invalid_json',
+            'identity_conflict',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await register(store, request.body);
+      return reply.code(result.created ? 201 : 200).send({ success: true, data: result.player });
+    },
+  );
+
+  app.get(
+    '/api/players',
+    {
+      ...authenticated,
+      schema: {
+        tags: ['players'],
+        summary: 'List or find players',
+        description:
+          'Without filters, every player (oldest first, up to `limit`). E-mails are shown only on your own record.',
+        security,
+        querystring: PlayerQuery,
+        response: {
+          200: Envelope(Type.Array(Player)),
+          ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await findPlayers(store, request.playerId, request.query),
+    }),
+  );
+
+  app.get(
+    '/api/players/:id',
+    {
+      ...authenticated,
+      schema: {
+        tags: ['players'],
+        summary: 'Read one player',
+        security,
+        params: PlayerParams,
+        response: {
+          200: Envelope(Player),
+          ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getPlayer(store, request.playerId, request.params.id),
+    }),
+  );
+
+  app.get(
+    '/api/players/:id/stats',
+    {
+      ...authenticated,
+      schema: {
+        tags: ['players'],
+        summary: "A player's statistics and rank",
+        security,
+        params: PlayerParams,
+        response: {
+          200: Envelope(PlayerStats),
+          ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({ success: true as const, data: await getStats(store, request.params.id) }),
+  );
+
+  app.post(
+    '/api/players/:id/rotate-key',
+    {
+      ...authenticated,
+      schema: {
+        tags: ['players'],
+        summary: 'Replace your API key',
+        description: 'Returns a new key, shown only this once; the old key stops working at once.',
+        security,
+        params: PlayerParams,
+        response: {
+          200: Envelope(NewPlayer),
+          ...errorResponses(
+            'validation_error',
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await rotateKey(store, request.playerId, request.params.id),
+    }),
+  );
+
+  return Promise.resolve();
+};

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { centsToCredits } from '../../http/money.js';
+import { newApiKey } from '../../http/secrets.js';
+import { sessionCounts } from '../haggle/haggle.repository.js';
+import { standingOf } from '../leaderboard/leaderboard.repository.js';
+import { dealPrices } from '../transactions/transactions.repository.js';
+import {
+  findByIdentity,
+  findPlayer,
+  insertPlayer,
+  listPlayers,
+  replaceKeyHash,
+} from './players.repository.js';
+import { playerView, type PlayerView } from './players.schemas.js';
+
+/** 100.00 credits, once: the balance is never topped up. */
+export const STARTING_CREDITS_CENTS = 10_000;
+
+export type Registration =
+  | { created: true; player: PlayerView & { api_key: string } }
+  | { created: false; player: PlayerView };
+
+/**
+ * Registers a new player, or finds the existing one. An existing player's key is never
+ * returned (anyone who knows a username could otherwise take the account), and their e-mail is
+ * shown only when the request named it.
+ */
+export async function register(
+  store: Store,
+  input: { username: string; email: string },
+): Promise<Registration> {
+  const usernameKey = input.username.toLowerCase();
+  const emailKey = input.email.toLowerCase();
+  const existing = async (): Promise<Registration | undefined> => {
+    const rows = await findByIdentity(store.db, usernameKey, emailKey);
+    const byName = rows.find((row) => row.username_key === usernameKey);
+    const byEmail = rows.find((row) => row.email_key === emailKey);
+    if (byName !== undefined && byEmail !== undefined && byName.id !== byEmail.id) {
+      throw new AppError(
+        'identity_conflict',
+        'That username and that e-mail belong to two different players.',
+      );
+    }
+    const found = byName ?? byEmail;
+    return found === undefined
+      ? undefined
+      : { created: false, player: playerView(found, found.email_key === emailKey) };
+  };
+
+  const found = await existing();
+  if (found !== undefined) return found;
+  const { key, hash } = newApiKey();
+  const at = new Date().toISOString();
+  const row = {
+    id: randomUUID(),
+    username: input.username,
+    username_key: usernameKey,
+    email: input.email,
+    email_key: emailKey,
+    api_key_hash: hash,
+    credits_cents: STARTING_CREDITS_CENTS,
+    total_market_cents: 0,
+    total_spent_cents: 0,
+    created_at: at,
+    updated_at: at,
+  };
+  try {
+    await insertPlayer(store.db, row);
+  } catch (error) {
+    // Someone registered the same name or e-mail a moment ago: answer as for an existing player.
+    const raced = isUniqueViolation(error) ? await existing() : undefined;
+    if (raced === undefined) throw error;
+    return raced;
+  }
+  return { created: true, player: { ...playerView(row, true), api_key: key } };
+}
+
+export async function findPlayers(
+  store: Store,
+  viewerId: string,
+  query: { username?: string | undefined; email?: string | undefined; limit?: number | undefined },
+): Promise<PlayerView[]> {
+  const rows = await listPlayers(store.db, {
+    usernameKey: query.username?.toLowerCase(),
+    emailKey: query.email?.toLowerCase(),
+    limit: query.limit ?? 1000,
+  });
+  return rows.map((row) => playerView(row, row.id === viewerId));
+}
+
+export async function getPlayer(store: Store, viewerId: string, id: string): Promise<PlayerView> {
+  const row = await findPlayer(store.db, id);
+  if (row === undefined) throw notFound('Player');
+  return playerView(row, row.id === viewerId);
+}
+
+export async function rotateKey(
+  store: Store,
+  viewerId: string,
+  id: string,
+): Promise<PlayerView & { api_key: string }> {
+  if (id !== viewerId) throw new AppError('forbidden', 'You can only rotate your own API key.');
+  const { key, hash } = newApiKey();
+  const at = new Date().toISOString();
+  if (!(await replaceKeyHash(store.db, id, hash, at))) throw notFound('Player');
+  const row = await findPlayer(store.db, id);
+  if (row === undefined) throw notFound('Player');
+  return { ...playerView(row, true), api_key: key };
+}
+
+export async function getStats(store: Store, id: string) {
+  const { db } = store;
+  const row = await findPlayer(db, id);
+  if (row === undefined) throw notFound('Player');
+  const [deals, sessions, standing] = await Promise.all([
+    dealPrices(db, id),
+    sessionCounts(db, id),
+    standingOf(db, id),
+  ]);
+  return {
+    player_id: row.id,
+    username: row.username,
+    credits: centsToCredits(row.credits_cents),
+    total_market_value: centsToCredits(row.total_market_cents),
+    total_spent: centsToCredits(row.total_spent_cents),
+    score: standing === null ? 0 : standing.scoreHundredths / 100,
+    rank: standing?.rank ?? null,
+    total_transactions: deals.length,
+    total_savings: centsToCredits(row.total_market_cents - row.total_spent_cents),
+    active_sessions: sessions.active,
+    completed_sessions: sessions.finished,
+    best_deal_percentage: bestDiscountPercent(deals),
+  };
+}
+
+/**
+ * The largest discount as a percentage of market price, to 2 decimals rounded half up, in
+ * integer hundredths (negative when every deal was above market); 0 with no deals.
+ */
+function bestDiscountPercent(deals: { market_cents: number; final_price_cents: number }[]): number {
+  if (deals.length === 0) return 0;
+  const hundredths = deals.map(({ market_cents: market, final_price_cents: price }) =>
+    Math.floor(((market - price) * 20_000 + market) / (2 * market)),
+  );
+  return Math.max(...hundredths) / 100;
+}

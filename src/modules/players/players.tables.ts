@@ -1,0 +1,20 @@
+import type { Insertable, Selectable } from 'kysely';
+
+export interface PlayersTable {
+  id: string;
+  username: string;
+  /** Lower-cased username: names are unique ignoring case. */
+  username_key: string;
+  email: string;
+  email_key: string;
+  /** SHA-256 of the API key; the key itself is never stored. */
+  api_key_hash: string;
+  credits_cents: number;
+  total_market_cents: number;
+  total_spent_cents: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PlayerRow = Selectable<PlayersTable>;
+export type NewPlayerRow = Insertable<PlayersTable>;

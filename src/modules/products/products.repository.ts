@@ -1,0 +1,61 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Category } from '../../seller/index.js';
+import type { ProductRow } from './products.tables.js';
+
+type Db = Kysely<Database>;
+
+export interface ProductFilter {
+  category?: Category | undefined;
+  /** true: only products with stock; false or unset: all. */
+  inStock?: boolean | undefined;
+  search?: string | undefined;
+}
+
+/** `%` and `_` in the user's text are searched for literally, not as wildcards. */
+const likePattern = (text: string): string =>
+  `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function listProducts(db: Db, filter: ProductFilter): Promise<ProductRow[]> {
+  const search =
+    filter.search === undefined || filter.search === '' ? undefined : likePattern(filter.search);
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .$if(filter.category !== undefined, (query) =>
+      query.where('category', '=', filter.category ?? 'Books'),
+    )
+    .$if(filter.inStock === true, (query) => query.where('stock_quantity', '>', 0))
+    .$if(search !== undefined, (query) =>
+      query.where(
+        sql<boolean>`(lower(name) like ${search} escape '\\' or lower(description) like ${search} escape '\\')`,
+      ),
+    )
+    .orderBy('category')
+    .orderBy('name')
+    .execute();
+}
+
+export function findProduct(db: Db, id: string): Promise<ProductRow | undefined> {
+  return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop). */
+export async function takeOneFromStock(db: Db, productId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('products')
+    .set((eb) => ({ stock_quantity: eb('stock_quantity', '-', 1), updated_at: now }))
+    .where('id', '=', productId)
+    .where('stock_quantity', '>', 0)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function insertMissingProducts(db: Db, products: ProductRow[]): Promise<void> {
+  if (products.length === 0) return;
+  await db
+    .insertInto('products')
+    .values(products)
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .execute();
+}

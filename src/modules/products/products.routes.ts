@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app.js';
+import { requirePlayer } from '../../http/auth.js';
+import { publicBaseUrl } from '../../http/base-url.js';
+import { perApiKey } from '../../http/rate-limit.js';
+import { Envelope, errorResponses } from '../../http/schemas.js';
+import { Product, ProductParams, ProductQuery } from './products.schemas.js';
+import { getProduct, getProductImage, getProducts } from './products.service.js';
+
+export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
+  const rateLimit = perApiKey(config);
+
+  app.get(
+    '/api/products',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['products'],
+        summary: 'List products',
+        description: 'Every product the seller offers, by category and name. No key needed.',
+        querystring: ProductQuery,
+        response: {
+          200: Envelope(Type.Array(Product)),
+          ...errorResponses('validation_error', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getProducts(
+        store,
+        {
+          category: request.query.category,
+          inStock: request.query.in_stock,
+          search: request.query.search,
+        },
+        publicBaseUrl(request, config),
+      ),
+    }),
+  );
+
+  app.get(
+    '/api/products/:id',
+    {
+      config: { rateLimit },
+      preHandler: requirePlayer(store),
+      schema: {
+        tags: ['products'],
+        summary: 'Read one product',
+        security: [{ apiKey: [] }],
+        params: ProductParams,
+        response: {
+          200: Envelope(Product),
+          ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getProduct(store, request.params.id, publicBaseUrl(request, config)),
+    }),
+  );
+
+  app.get(
+    '/images/products/:id.svg',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['products'],
+        summary: "A product's image (SVG)",
+        params: ProductParams,
+        produces: ['image/svg+xml'],
+        response: {
+          200: Type.String({ description: 'SVG document.' }),
+          ...errorResponses('validation_error', 'not_found', 'rate_limited'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const svg = await getProductImage(store, request.params.id);
+      return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
+    },
+  );
+
+  return Promise.resolve();
+};

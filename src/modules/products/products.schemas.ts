@@ -1,0 +1,68 @@
+import { Type, type Static } from 'typebox';
+import { centsToCredits } from '../../http/money.js';
+import { Money, Timestamp, Uuid } from '../../http/schemas.js';
+import type { Category } from '../../seller/index.js';
+import type { ProductRow } from './products.tables.js';
+
+export const categories: readonly Category[] = [
+  'Electronics',
+  'Fashion',
+  'Food & Drink',
+  'Books',
+  'Home & Kitchen',
+];
+
+export const CategoryName = Type.Unsafe<Category>({
+  type: 'string',
+  enum: [...categories],
+  description: 'One of the five product categories.',
+  example: 'Electronics',
+});
+
+export const Product = Type.Object({
+  id: Uuid(),
+  name: Type.String({ example: 'Wireless Earbuds' }),
+  description: Type.String(),
+  image_url: Type.String({ format: 'uri', description: 'An SVG image served by this service.' }),
+  market_price: Money('What the item is worth; the seller opens at or a little above it.'),
+  category: CategoryName,
+  stock_quantity: Type.Integer({ minimum: 0 }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+});
+
+export const ProductQuery = Type.Object({
+  category: Type.Optional(CategoryName),
+  in_stock: Type.Optional(
+    Type.Boolean({
+      description: '`true`: only products with stock. `false` (or absent): all products.',
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Case-insensitive text to find in the name or description.',
+    }),
+  ),
+});
+
+export const ProductParams = Type.Object({ id: Uuid('The product id.') });
+
+export type ProductView = Static<typeof Product>;
+
+export const productImagePath = (id: string): string => `/images/products/${id}.svg`;
+
+/** The public face of a product: never the seller's floor or any other seller parameter. */
+export function productView(row: ProductRow, baseUrl: string): ProductView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    image_url: `${baseUrl}${productImagePath(row.id)}`,
+    market_price: centsToCredits(row.market_cents),
+    category: row.category,
+    stock_quantity: row.stock_quantity,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { TransactionRow } from './transactions.tables.js';
+
+type Db = Kysely<Database>;
+
+export async function insertTransaction(db: Db, transaction: TransactionRow): Promise<void> {
+  await db.insertInto('transactions').values(transaction).execute();
+}
+
+export function listTransactions(db: Db, filter: { playerId?: string | undefined; limit: number }) {
+  return db
+    .selectFrom('transactions')
+    .innerJoin('products', 'products.id', 'transactions.product_id')
+    .selectAll('transactions')
+    .select(['products.name', 'products.description', 'products.category'])
+    .$if(filter.playerId !== undefined, (query) =>
+      query.where('transactions.player_id', '=', filter.playerId ?? ''),
+    )
+    .orderBy('transactions.created_at', 'desc')
+    .orderBy('transactions.id', 'desc')
+    .limit(filter.limit)
+    .execute();
+}
+
+export type TransactionWithProduct = Awaited<ReturnType<typeof listTransactions>>[number];
+
+export function findTransactionWithProduct(
+  db: Db,
+  id: string,
+): Promise<TransactionWithProduct | undefined> {
+  return db
+    .selectFrom('transactions')
+    .innerJoin('products', 'products.id', 'transactions.product_id')
+    .selectAll('transactions')
+    .select(['products.name', 'products.description', 'products.category'])
+    .where('transactions.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The market value and price of each of a player's deals, for their statistics. */
+export function dealPrices(
+  db: Db,
+  playerId: string,
+): Promise<{ market_cents: number; final_price_cents: number }[]> {
+  return db
+    .selectFrom('transactions')
+    .select(['market_cents', 'final_price_cents'])
+    .where('player_id', '=', playerId)
+    .execute();
+}

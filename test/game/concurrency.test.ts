@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { testDialects } from '../helpers/databases.js';
+import {
+  expectInvariants,
+  expectStockMatches,
+  GameClient,
+  stockSnapshot,
+  type ProductData,
+  type TestPlayer,
+  UNLIMITED,
+} from '../helpers/game.js';
+
+/**
+ * Races fired as parallel requests through the whole HTTP stack. On PostgreSQL they run on
+ * separate pool connections at once; on SQLite they queue for the write lock. Either way the
+ * database's conditional updates, not the order of arrival, must decide who wins.
+ */
+describe.each(testDialects)('concurrency (%s)', (dialect) => {
+  let t: TestApp;
+  let client: GameClient;
+  let initialStock: Map<string, number>;
+  const startingCents = new Map<string, number>();
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, UNLIMITED);
+    client = new GameClient(t);
+    initialStock = await stockSnapshot(t);
+  });
+  afterAll(() => t.close());
+
+  const afterEachRace = async () => {
+    await expectInvariants(t, startingCents);
+    await expectStockMatches(t, initialStock);
+  };
+
+  /** Opens a session and gets one counter from the seller (an offer at 60 % of market). */
+  async function countered(player: TestPlayer, product: ProductData): Promise<string> {
+    const started = await client.start(player, product.id);
+    expect(started.status).toBe(201);
+    const offer = await client.offer(
+      player,
+      started.body.data.id,
+      Math.floor(product.market_price * 60) / 100,
+    );
+    expect(offer.body.data.seller_response.action).toBe('counter');
+    return started.body.data.id;
+  }
+
+  async function setStock(productId: string, stock: number): Promise<void> {
+    const before = initialStock.get(productId) ?? 0;
+    const current = (await stockSnapshot(t)).get(productId) ?? 0;
+    await t.store.db
+      .updateTable('products')
+      .set({ stock_quantity: stock })
+      .where('id', '=', productId)
+      .execute();
+    // Keep the bookkeeping honest: the test changed stock, not a sale.
+    initialStock.set(productId, before + (stock - current));
+  }
+
+  it('should let a player with credits for k of n concurrent accepts make exactly k deals', async () => {
+    const n = 8;
+    const k = 3;
+    const player = await client.newPlayer('kofn');
+    const candidates = (await client.inStockProducts())
+      .filter((product) => product.market_price <= 60)
+      .slice(0, n);
+    expect(candidates).toHaveLength(n);
+    const sessionIds: string[] = [];
+    for (const product of candidates) sessionIds.push(await countered(player, product));
+    // Give every counter the same price (at or above every floor) so "k affordable" is exact.
+    const rows = await t.store.db
+      .selectFrom('haggle_sessions')
+      .select(['id', 'floor_cents'])
+      .where('id', 'in', sessionIds)
+      .execute();
+    const price = Math.max(...rows.map((row) => row.floor_cents));
+    await t.store.db
+      .updateTable('haggle_sessions')
+      .set({ counter_offer_cents: price })
+      .where('id', 'in', sessionIds)
+      .execute();
+    const credits = k * price + price - 1;
+    await t.store.db
+      .updateTable('players')
+      .set({ credits_cents: credits })
+      .where('id', '=', player.id)
+      .execute();
+    startingCents.set(player.id, credits);
+
+    const results = await Promise.all(sessionIds.map((id) => client.accept(player, id)));
+    expect(results.filter((result) => result.status === 200)).toHaveLength(k);
+    expect(results.filter((result) => result.status === 402)).toHaveLength(n - k);
+    const row = await t.store.db
+      .selectFrom('players')
+      .select('credits_cents')
+      .where('id', '=', player.id)
+      .executeTakeFirstOrThrow();
+    expect(row.credits_cents).toBe(price - 1);
+    await afterEachRace();
+  });
+
+  it('should give exactly s deals when m players race for the last s units', async () => {
+    const m = 10;
+    const s = 3;
+    const product = (await client.inStockProducts()).find(
+      (candidate) => candidate.market_price <= 50,
+    );
+    if (product === undefined) throw new Error('no product to race for');
+    const players = await Promise.all(Array.from({ length: m }, () => client.newPlayer('race')));
+    const sessions = [];
+    for (const player of players) sessions.push((await client.start(player, product.id)).body.data);
+    await setStock(product.id, s);
+    // Offer the full opening ask, which the seller always accepts: the race is for stock alone.
+    const asks = await t.store.db
+      .selectFrom('haggle_sessions')
+      .select(['id', 'opening_ask_cents'])
+      .where(
+        'id',
+        'in',
+        sessions.map((session) => session.id),
+      )
+      .execute();
+    const askOf = new Map(asks.map((row) => [row.id, row.opening_ask_cents]));
+    const results = await Promise.all(
+      sessions.map((session, i) =>
+        client.offer(players[i] as TestPlayer, session.id, (askOf.get(session.id) ?? 0) / 100),
+      ),
+    );
+    const deals = results.filter(
+      (result) => result.status === 200 && result.body.data.seller_response.action === 'accept',
+    );
+    expect(deals).toHaveLength(s);
+    const refused = results.filter((result) => result.status === 409);
+    expect(refused).toHaveLength(m - s);
+    expect(refused.every((result) => result.body.code === 'out_of_stock')).toBe(true);
+    expect((await stockSnapshot(t)).get(product.id)).toBe(0);
+    // A refused offer used no round.
+    const losers = await t.store.db
+      .selectFrom('haggle_sessions')
+      .select('rounds_count')
+      .where(
+        'id',
+        'in',
+        sessions.map((session) => session.id),
+      )
+      .where('status', '=', 'active')
+      .execute();
+    expect(losers).toHaveLength(m - s);
+    expect(losers.every((row) => row.rounds_count === 0)).toBe(true);
+    await afterEachRace();
+  });
+
+  it('should make one deal and one transaction from 20 concurrent accepts of one session', async () => {
+    const player = await client.newPlayer('twenty');
+    const product = (await client.inStockProducts()).find(
+      (candidate) => candidate.market_price <= 80,
+    );
+    if (product === undefined) throw new Error('no product');
+    const sessionId = await countered(player, product);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => client.accept(player, sessionId)),
+    );
+    expect(results.filter((result) => result.status === 200)).toHaveLength(1);
+    expect(
+      results.filter(
+        (result) => result.status === 409 && result.body.code === 'session_not_active',
+      ),
+    ).toHaveLength(19);
+    const transactions = await t.store.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .execute();
+    expect(transactions).toHaveLength(1);
+    await afterEachRace();
+  });
+
+  it('should keep one active session when 20 starts for one pair race', async () => {
+    const player = await client.newPlayer('starts');
+    const product = (await client.inStockProducts())[0];
+    if (product === undefined) throw new Error('no product');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => client.start(player, product.id)),
+    );
+    expect(results.filter((result) => result.status === 201)).toHaveLength(1);
+    expect(results.every((result) => result.status === 201 || result.status === 200)).toBe(true);
+    expect(new Set(results.map((result) => result.body.data.id)).size).toBe(1);
+    const active = await t.store.db
+      .selectFrom('haggle_sessions')
+      .select('id')
+      .where('player_id', '=', player.id)
+      .where('status', '=', 'active')
+      .execute();
+    expect(active).toHaveLength(1);
+    await afterEachRace();
+  });
+
+  it('should decide each round once when one session gets concurrent offers', async () => {
+    const player = await client.newPlayer('offers');
+    const product = (await client.inStockProducts()).find(
+      (candidate) => candidate.market_price <= 80,
+    );
+    if (product === undefined) throw new Error('no product');
+    const session = (await client.start(player, product.id)).body.data;
+    const offer = Math.floor(product.market_price * 60) / 100;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => client.offer(player, session.id, offer)),
+    );
+    const ok = results.filter((result) => result.status === 200);
+    const rounds = ok.map((result) => result.body.data.seller_response.round).sort((a, b) => a - b);
+    expect(rounds).toEqual(Array.from({ length: rounds.length }, (_, i) => i + 1));
+    const detail = await client.session(player, session.id);
+    expect(detail.body.data.session.rounds_count).toBe(rounds.length);
+    expect(detail.body.data.messages).toHaveLength(1 + 2 * rounds.length);
+    await afterEachRace();
+  });
+});

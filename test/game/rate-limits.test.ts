@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { testDialects } from '../helpers/databases.js';
+import { GameClient, type TestPlayer } from '../helpers/game.js';
+import { register } from '../../src/modules/players/players.service.js';
+
+describe.each(testDialects)('rate limits (%s)', (dialect) => {
+  let t: TestApp;
+  let client: GameClient;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      REGISTRATION_RATE_LIMIT_PER_HOUR: '3',
+      GAME_RATE_LIMIT_PER_MINUTE: '5',
+    });
+    client = new GameClient(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function registered(username: string): Promise<TestPlayer> {
+    const result = await register(t.store, { username, email: `${username}@example.com` });
+    if (!result.created) throw new Error(`${username} exists already`);
+    const key = result.player.api_key;
+    return {
+      id: result.player.id,
+      username,
+      email: `${username}@example.com`,
+      key,
+      auth: { authorization: `Bearer ${key}` },
+    };
+  }
+
+  it('should refuse registrations beyond the hourly limit per address with Retry-After', async () => {
+    const first = await client.newPlayer();
+    await client.newPlayer();
+    await client.newPlayer();
+    const { status, body, response } = await client.post('/api/players', {
+      username: 'one_too_many',
+      email: 'one_too_many@example.com',
+    });
+    expect(status).toBe(429);
+    expect(body).toMatchObject({ success: false, code: 'rate_limited' });
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    expect(response.headers['ratelimit-limit']).toBe('3');
+    const stored = await t.store.db
+      .selectFrom('players')
+      .select('username')
+      .where('username', '=', 'one_too_many')
+      .execute();
+    expect(stored).toEqual([]);
+
+    // The limit is per key for the game, so the registered player still plays.
+    const me = await client.get(`/api/players/${first.id}`, first);
+    expect(me.status).toBe(200);
+  });
+
+  it('should count game requests per API key, not per address', async () => {
+    // Registration is used up for this address; these two come straight from the service.
+    const [a, b] = await Promise.all([registered('limit_a'), registered('limit_b')]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await client.get('/api/inventory', a)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const limited = await client.get('/api/inventory', a);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(Number(limited.response.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.response.headers['ratelimit-remaining']).toBe('0');
+    expect((await client.get('/api/inventory', b)).status).toBe(200);
+  });
+});

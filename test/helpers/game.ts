@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { TestApp } from './app.js';
+
+export interface Envelope<T = Record<string, unknown>> {
+  success: boolean;
+  data: T;
+  error?: string;
+  code?: string;
+}
+
+/**
+ * Limits high enough that suites registering many players or firing many requests test the game,
+ * not the rate limiter (which has its own tests).
+ */
+export const UNLIMITED = {
+  REGISTRATION_RATE_LIMIT_PER_HOUR: '1000000',
+  GAME_RATE_LIMIT_PER_MINUTE: '1000000',
+} as const;
+
+export interface TestPlayer {
+  id: string;
+  username: string;
+  email: string;
+  key: string;
+  auth: { authorization: string };
+}
+
+/**
+ * Talks to the app through `inject` and keeps every response body it saw, so a suite can assert
+ * at the end that no response ever carried a key, a hash or a seller secret.
+ */
+export class GameClient {
+  readonly bodies: string[] = [];
+
+  constructor(readonly t: TestApp) {}
+
+  async request<T = Record<string, unknown>>(
+    options: InjectOptions,
+  ): Promise<{ status: number; body: Envelope<T>; response: LightMyRequestResponse }> {
+    const response = await this.t.app.inject(options);
+    this.bodies.push(response.body);
+    return { status: response.statusCode, body: response.json<Envelope<T>>(), response };
+  }
+
+  get<T = Record<string, unknown>>(url: string, player?: TestPlayer) {
+    return this.request<T>({ method: 'GET', url, headers: player?.auth });
+  }
+
+  post<T = Record<string, unknown>>(url: string, payload: object, player?: TestPlayer) {
+    return this.request<T>({ method: 'POST', url, payload, headers: player?.auth });
+  }
+
+  /** A new player with a fresh, unique name. */
+  async newPlayer(prefix = 'p'): Promise<TestPlayer> {
+    const username = `${prefix}_${randomBytes(5).toString('hex')}`;
+    const email = `${username}@example.com`;
+    const { status, body } = await this.post<{ id: string; api_key: string }>('/api/players', {
+      username,
+      email,
+    });
+    expect(status).toBe(201);
+    const key = body.data.api_key;
+    return { id: body.data.id, username, email, key, auth: { authorization: `Bearer ${key}` } };
+  }
+
+  async products(): Promise<ProductData[]> {
+    const { body } = await this.get<ProductData[]>('/api/products');
+    return body.data;
+  }
+
+  /** In-stock products, most expensive first (deterministic choice for tests). */
+  async inStockProducts(): Promise<ProductData[]> {
+    return (await this.products())
+      .filter((product) => product.stock_quantity > 0)
+      .sort((a, b) => b.market_price - a.market_price || a.id.localeCompare(b.id));
+  }
+
+  async start(player: TestPlayer, productId: string) {
+    return this.post<StartData>(
+      '/api/haggle/start',
+      { player_id: player.id, product_id: productId },
+      player,
+    );
+  }
+
+  async offer(player: TestPlayer, sessionId: string, amount: number | string, message?: string) {
+    return this.post<OfferData>(
+      '/api/haggle/offer',
+      {
+        session_id: sessionId,
+        offer_amount: amount,
+        ...(message === undefined ? {} : { message }),
+      },
+      player,
+    );
+  }
+
+  async accept(player: TestPlayer, sessionId: string) {
+    return this.post<AcceptData>('/api/haggle/accept', { session_id: sessionId }, player);
+  }
+
+  async session(player: TestPlayer, sessionId: string) {
+    return this.get<SessionDetailData>(`/api/haggle/${sessionId}`, player);
+  }
+}
+
+export interface ProductData {
+  id: string;
+  name: string;
+  description: string;
+  market_price: number;
+  stock_quantity: number;
+  category: string;
+  image_url: string;
+}
+
+export interface SessionData {
+  id: string;
+  player_id: string;
+  product_id: string;
+  status: string;
+  current_offer: number | null;
+  ai_counter_offer: number | null;
+  rounds_count: number;
+  max_rounds: number;
+  final_price: number | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface StartData extends SessionData {
+  product: ProductData;
+  initial_message: string;
+}
+
+export interface SellerResponseData {
+  action: 'accept' | 'counter' | 'reject';
+  counter_offer: number | null;
+  message: string;
+  round: number;
+  rounds_left: number;
+  final: boolean;
+}
+
+export interface OfferData {
+  session: SessionData;
+  seller_response: SellerResponseData;
+  product: ProductData;
+}
+
+export interface TransactionData {
+  id: string;
+  player_id: string;
+  product_id: string;
+  session_id: string;
+  market_price: number;
+  final_price: number;
+  savings: number;
+  status: string;
+}
+
+export interface AcceptData {
+  session: SessionData;
+  transaction: TransactionData;
+  new_credits: number;
+  savings: number;
+}
+
+export interface MessageData {
+  id: string;
+  sender: 'seller' | 'player';
+  message: string;
+  offer_amount: number | null;
+  round: number;
+}
+
+export interface SessionDetailData {
+  session: SessionData;
+  product: ProductData;
+  messages: MessageData[];
+}
+
+/** Credits → integer cents, for exact comparisons in tests. */
+export const cents = (credits: number): number => Math.round(credits * 100);
+
+/**
+ * The books must balance after anything: every credit a player started with is either still
+ * theirs or paid in a transaction; stock went down once per transaction; and accepted sessions
+ * and transactions match one to one.
+ */
+export async function expectInvariants(
+  t: TestApp,
+  startingCentsByPlayer: Map<string, number>,
+): Promise<void> {
+  const { db } = t.store;
+  const players = await db
+    .selectFrom('players')
+    .select(['id', 'credits_cents', 'total_spent_cents', 'total_market_cents'])
+    .execute();
+  const transactions = await db.selectFrom('transactions').selectAll().execute();
+  for (const player of players) {
+    const starting = startingCentsByPlayer.get(player.id) ?? 10_000;
+    const paid = transactions.filter((row) => row.player_id === player.id);
+    const spent = paid.reduce((sum, row) => sum + row.final_price_cents, 0);
+    expect(player.credits_cents + spent).toBe(starting);
+    expect(player.total_spent_cents).toBe(spent);
+    expect(player.total_market_cents).toBe(paid.reduce((sum, row) => sum + row.market_cents, 0));
+    expect(player.credits_cents).toBeGreaterThanOrEqual(0);
+  }
+  const accepted = await db
+    .selectFrom('haggle_sessions')
+    .select(['id', 'final_price_cents'])
+    .where('status', '=', 'accepted')
+    .execute();
+  expect(new Set(accepted.map((row) => row.id))).toEqual(
+    new Set(transactions.map((row) => row.session_id)),
+  );
+  for (const session of accepted) {
+    expect(transactions.find((row) => row.session_id === session.id)?.final_price_cents).toBe(
+      session.final_price_cents,
+    );
+  }
+}
+
+/** Stock consumed per product equals the transactions for it. */
+export async function expectStockMatches(
+  t: TestApp,
+  initialStock: Map<string, number>,
+): Promise<void> {
+  const products = await t.store.db
+    .selectFrom('products')
+    .select(['id', 'stock_quantity'])
+    .execute();
+  const transactions = await t.store.db.selectFrom('transactions').select('product_id').execute();
+  for (const product of products) {
+    const sold = transactions.filter((row) => row.product_id === product.id).length;
+    expect(product.stock_quantity).toBe(
+      (initialStock.get(product.id) ?? product.stock_quantity) - sold,
+    );
+  }
+}
+
+export async function stockSnapshot(t: TestApp): Promise<Map<string, number>> {
+  const rows = await t.store.db.selectFrom('products').select(['id', 'stock_quantity']).execute();
+  return new Map(rows.map((row) => [row.id, row.stock_quantity]));
+}
+
+/** Asserts that nothing secret ever left the server in any response this client saw. */
+export async function expectNoSecretsIn(client: GameClient): Promise<void> {
+  const hashes = await client.t.store.db.selectFrom('players').select('api_key_hash').execute();
+  const all = client.bodies.join('\n');
+  for (const { api_key_hash } of hashes) expect(all).not.toContain(api_key_hash);
+  expect(all).not.toMatch(/"(floor\w*|opening_ask\w*|\w*_hash|seller_secret|reciprocity\w*)"\s*:/i);
+}
