@@ -1,0 +1,123 @@
+/**
+ * The seller's tournament: every scripted buyer of seller.md against every seeded product and a
+ * larger generated set, then the bar of seller.md checked criterion by criterion.
+ *
+ *   npm run tournament                      in-process, seeded + 500 generated products
+ *   npm run tournament -- --generated 0     seeded products only
+ *   npm run tournament -- --url http://127.0.0.1:3000
+ *                                           also plays the scripted buyers over HTTP against a
+ *                                           running server and sets both results side by side
+ */
+import { parseArgs } from 'node:util';
+import { scriptedBuyers } from './tournament/buyers.js';
+import { Api, HttpGame } from './tournament/http.js';
+import {
+  checkBar,
+  runTournament,
+  summarise,
+  type Row,
+  type TournamentResult,
+} from './tournament/play.js';
+import { generatedProducts, seededProducts } from './tournament/products.js';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    generated: { type: 'string', default: '500' },
+    quick: { type: 'boolean', default: false },
+    secret: { type: 'string', default: 'tournament-secret' },
+  },
+});
+
+const pct = (value: number) => `${value.toFixed(1)} %`.padStart(8);
+
+function table(rows: Row[]): string {
+  const header = `${'buyer'.padEnd(42)}${'group'.padEnd(12)}${'deals'.padStart(8)}${'discount'.padStart(10)}${'surplus'.padStart(9)}${'rounds'.padStart(8)}`;
+  const lines = rows.map(
+    (row) =>
+      `${row.buyer.padEnd(42)}${row.group.padEnd(12)}${pct(row.dealRate * 100)}${pct(row.meanDiscount).padStart(10)}${row.meanSurplus.toFixed(2).padStart(9)}${row.meanRounds.toFixed(1).padStart(8)}`,
+  );
+  return [header, '-'.repeat(header.length), ...lines].join('\n');
+}
+
+function report(title: string, result: TournamentResult): void {
+  console.log(`\n## ${title} (${result.products} products)\n`);
+  console.log(table(result.rows));
+  console.log('\nReasonable buyers by category:');
+  for (const row of result.categories) {
+    console.log(
+      `  ${row.category.padEnd(16)} deals ${pct(row.dealRate * 100)}  discount ${pct(row.meanDiscount)}  surplus ${row.meanSurplus.toFixed(2)}`,
+    );
+  }
+  console.log('\nExploitability:');
+  console.log(
+    `  white-box buyer (knows the floor and the algorithm): worst surplus ${result.whiteBox.worstSurplus.toFixed(2)} W, mean ${result.whiteBox.meanSurplus.toFixed(2)} W, mean discount ${pct(result.whiteBox.meanDiscount).trim()}`,
+  );
+  console.log(`  retry gain (best of 3 sessions vs one): ${result.retryGain.toFixed(2)} points`);
+  console.log(
+    `  skill gradient (best reasonable vs accept-the-ask): ${result.skillGradient.toFixed(1)} points`,
+  );
+  console.log('\nThe bar of seller.md:');
+  for (const criterion of checkBar(result))
+    console.log(`  ${criterion.ok ? 'pass' : 'FAIL'}  ${criterion.name} — ${criterion.detail}`);
+}
+
+const options = { secret: values.secret, quick: values.quick };
+const seeded = await runTournament(seededProducts, options);
+report('Seeded products', seeded);
+const generatedCount = Number(values.generated);
+let failed = checkBar(seeded).some((criterion) => !criterion.ok);
+if (generatedCount > 0) {
+  const all = await runTournament(
+    [...seededProducts, ...generatedProducts(generatedCount)],
+    options,
+  );
+  report(`Seeded and ${generatedCount} generated products`, all);
+  failed ||= checkBar(all).some((criterion) => !criterion.ok);
+}
+
+if (values.url !== undefined) {
+  const api = new Api(values.url.replace(/\/+$/, ''));
+  const products = await api.products();
+  const local = await runTournament(products, options);
+  const remote: Row[] = [];
+  for (const buyer of scriptedBuyers) {
+    const outcomes = [];
+    for (const product of products) {
+      const game = await HttpGame.open(api, product);
+      if (game === null) continue;
+      await buyer.play(game);
+      const outcome = game.outcome();
+      // The server's floor is private: surplus is not known over HTTP, only price and rounds.
+      outcomes.push({
+        product,
+        context: {
+          sessionId: '',
+          productName: product.name,
+          marketCents: product.marketCents,
+          floorCents: 0,
+          openingAskCents: game.opening.openingAskCents,
+        },
+        outcome,
+      });
+    }
+    remote.push(summarise(buyer.name, buyer.group, outcomes));
+  }
+  console.log(
+    `\n## Over HTTP against ${values.url} (${products.length} products in stock) vs in-process on the same products\n`,
+  );
+  console.log(
+    `${'buyer'.padEnd(42)}${'HTTP deals'.padStart(12)}${'local deals'.padStart(13)}${'HTTP disc.'.padStart(12)}${'local disc.'.padStart(13)}`,
+  );
+  for (const row of remote) {
+    const twin = local.rows.find((candidate) => candidate.buyer === row.buyer);
+    console.log(
+      `${row.buyer.padEnd(42)}${pct(row.dealRate * 100).padStart(12)}${pct((twin?.dealRate ?? 0) * 100).padStart(13)}${pct(row.meanDiscount).padStart(12)}${pct(twin?.meanDiscount ?? 0).padStart(13)}`,
+    );
+  }
+  console.log(
+    '\n(The server keeps its own secret, so floors differ slightly from the local run; the two should agree in shape.)',
+  );
+}
+
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkBar, runTournament, type TournamentResult } from '../../bench/tournament/play.js';
+import { generatedProducts, seededProducts } from '../../bench/tournament/products.js';
+
+/**
+ * A reduced tournament (coarser grid optimiser and white-box search, 100 generated products
+ * instead of 500) held to the bar of seller.md. `npm run tournament` runs the full one.
+ */
+describe('seller tournament', () => {
+  let result: TournamentResult;
+
+  beforeAll(async () => {
+    result = await runTournament([...seededProducts, ...generatedProducts(100)], {
+      secret: 'ci-tournament-secret',
+      quick: true,
+    });
+  }, 120_000);
+
+  it('should play every scripted buyer of seller.md', () => {
+    const buyers = result.rows.map((row) => row.buyer);
+    for (const name of [
+      'accept-the-ask',
+      'ask-minus-a-cent',
+      'lowball-and-wait',
+      'creep-from-1-credit',
+      'fixed-90%',
+      'split-the-difference',
+      'linear-60-90%',
+      'boulware-buyer',
+      'conceder-buyer',
+      'mirror',
+      'late-jump',
+      ...Array.from({ length: 10 }, (_, i) => `low-creep-accept@${i + 1}`),
+    ]) {
+      expect(buyers).toContain(name);
+    }
+    expect(buyers.some((name) => name.startsWith('grid-optimiser'))).toBe(true);
+    expect(result.rows.every((row) => row.games === result.products)).toBe(true);
+  });
+
+  it.each([
+    'deal rate ≥ 20 % → mean surplus ≥ 0.25 W',
+    'no scripted buyer averages > 25 % discount',
+    'white-box worst case ≥ 0.15 W',
+    'reasonable buyers: ≥ 85 % deals',
+    'reasonable buyers: 8–18 % mean discount',
+    'reasonable buyers: 6–9 mean rounds',
+    'naive and exploit scripts: ≤ 7 % discount or no deal',
+    'skill gradient ≥ 10 points',
+    'retry gain ≤ 1 point',
+  ])('should clear the bar: %s', (name) => {
+    const criterion = checkBar(result).find((candidate) => candidate.name === name);
+    expect(criterion, `criterion "${name}" is checked`).toBeDefined();
+    expect(criterion?.ok, criterion?.detail).toBe(true);
+  });
+});
