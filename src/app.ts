@@ -9,6 +9,8 @@ import { installErrorHandling } from './http/error-handler.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { catalogRoutes } from './modules/catalog/catalog.routes.js';
+import { requestsRoutes } from './modules/requests/requests.routes.js';
 import { haggleRoutes } from './modules/haggle/haggle.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
@@ -106,6 +108,8 @@ export async function buildApp(options: AppOptions) {
 
   const context: AppContext = { config, store };
   await app.register(healthRoutes, context);
+  await app.register(catalogRoutes, context);
+  await app.register(requestsRoutes, context);
   await app.register(playersRoutes, context);
   await app.register(productsRoutes, context);
   await app.register(haggleRoutes, context);

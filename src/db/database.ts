@@ -27,8 +27,10 @@ export function openStore(
   const target = config.database;
   if (target.dialect === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // An idle client losing its server must not crash the process; the next query reports it.
+    // A connection lost to a server restart or an administrator must not crash the process:
+    // the query in flight fails (and is answered 503), the pool replaces the connection.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return storeOf(db, 'postgres');
   }

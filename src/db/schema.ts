@@ -2,6 +2,14 @@
  * The database as Kysely sees it. Each area declares its tables in its own module's
  * `*.tables.ts` and adds them here; only repositories use these types.
  */
+import type {
+  CatalogListingsTable,
+  CatalogSearchTable,
+} from '../modules/catalog/catalog.tables.js';
+import type {
+  CapabilityRequestsTable,
+  RequestQuotaTable,
+} from '../modules/requests/requests.tables.js';
 import type { HaggleMessagesTable, HaggleSessionsTable } from '../modules/haggle/haggle.tables.js';
 import type { PlayersTable } from '../modules/players/players.tables.js';
 import type { ProductsTable } from '../modules/products/products.tables.js';
@@ -11,6 +19,10 @@ import type { SettingsTable } from './settings.js';
 export interface Database {
   settings: SettingsTable;
   // area A (capability discovery) tables are added below this line
+  catalog_listings: CatalogListingsTable;
+  catalog_search: CatalogSearchTable;
+  capability_requests: CapabilityRequestsTable;
+  request_quota: RequestQuotaTable;
   // area B (negotiation game) tables are added below this line
   players: PlayersTable;
   products: ProductsTable;

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Store } from './database.js';
+import { seedCatalog } from '../modules/catalog/catalog.seeder.js';
 import { seedProducts } from '../modules/products/products.seeder.js';
 import { migrateToLatest } from './migrate.js';
 
@@ -9,7 +10,7 @@ import { migrateToLatest } from './migrate.js';
  */
 export type Seeder = (store: Store, config: Config) => Promise<void>;
 
-const seeders: Seeder[] = [seedProducts];
+const seeders: Seeder[] = [seedCatalog, seedProducts];
 
 /** Migrates and seeds: everything a fresh or existing database needs before serving. */
 export async function prepareStore(store: Store, config: Config): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as settings from './0001_settings.js';
 import * as game from './0002_game.js';
+import * as discovery from './0003_discovery.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -15,6 +16,7 @@ export interface DialectMigration {
 const all: Record<string, DialectMigration> = {
   '0001_settings': settings,
   '0002_game': game,
+  '0003_discovery': discovery,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

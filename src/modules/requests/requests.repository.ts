@@ -1,0 +1,99 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { CapabilityRequestsTable, RequestStatus } from './requests.tables.js';
+
+type Db = Kysely<Database>;
+
+/**
+ * Counts one more request against a daily limit, atomically: the row is created or incremented
+ * only while under `limit`. Returns false when the limit is reached. Concurrent callers in any
+ * process serialize on the row, so the limit holds exactly.
+ */
+export async function takeQuota(
+  db: Db,
+  day: string,
+  scope: string,
+  limit: number,
+): Promise<boolean> {
+  const row = await db
+    .insertInto('request_quota')
+    .values({ day, scope, used: 1 })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['day', 'scope'])
+        .doUpdateSet({ used: sql`request_quota.used + 1` })
+        .where('request_quota.used', '<', limit),
+    )
+    .returning('used')
+    .executeTakeFirst();
+  return row !== undefined && row.used <= limit;
+}
+
+export async function insertRequest(db: Db, row: CapabilityRequestsTable): Promise<void> {
+  await db.insertInto('capability_requests').values(row).execute();
+}
+
+/** The request with this id and token hash: a wrong token finds nothing, as an unknown id does. */
+export function findRequest(db: Db, id: string, tokenHash: string) {
+  return db
+    .selectFrom('capability_requests')
+    .selectAll()
+    .where('id', '=', id)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function deleteRequest(db: Db, id: string, tokenHash: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('capability_requests')
+    .where('id', '=', id)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return result.numDeletedRows === 1n;
+}
+
+export function listRequests(
+  db: Db,
+  filter: { status?: RequestStatus | undefined; limit: number },
+) {
+  return db
+    .selectFrom('capability_requests')
+    .selectAll()
+    .$if(filter.status !== undefined, (query) =>
+      query.where('status', '=', filter.status as RequestStatus),
+    )
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(filter.limit)
+    .execute();
+}
+
+export function findRequestById(db: Db, id: string) {
+  return db.selectFrom('capability_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function answerRequest(
+  db: Db,
+  id: string,
+  changes: { status: RequestStatus; response?: string | null | undefined; updated_at: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('capability_requests')
+    .set({
+      status: changes.status,
+      updated_at: changes.updated_at,
+      ...(changes.response === undefined ? {} : { response: changes.response }),
+    })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function listingExists(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('catalog_listings')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../app.js';
+import { publicBaseUrl } from '../../http/base-url.js';
+import { Envelope, errorResponses } from '../../http/schemas.js';
+import {
+  Deleted,
+  NewRequestBody,
+  Receipt,
+  RequestParams,
+  StoredRequest,
+} from './requests.schemas.js';
+import { createRequest, deleteOwnRequest, readRequest } from './requests.service.js';
+
+export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
+  const tags = ['requests'];
+  const security = [{ receiptToken: [] }];
+
+  app.post(
+    '/api/requests',
+    {
+      schema: {
+        tags,
+        summary: 'File a request for a capability, a correction or a pilot',
+        description:
+          'Returns a private receipt: keep the `token`, it is shown only once and is the only way to read or delete the request. ' +
+          'Do not put credentials or confidential data in the request; text that looks like a key or token is refused (`contains_secret`). ' +
+          'Daily limits apply per client address and for the whole service (429 until midnight UTC).',
+        body: NewRequestBody,
+        response: {
+          201: Envelope(Receipt),
+          ...errorResponses(
+            'validation_error',
+            'invalid_json',
+            'contains_secret',
+            'daily_limit_reached',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const receipt = await createRequest(store, config, request.body, {
+        address: request.ip,
+        baseUrl: publicBaseUrl(request, config),
+      });
+      return reply
+        .code(201)
+        .header('location', receipt.status_url)
+        .send({ success: true, data: receipt });
+    },
+  );
+
+  app.get(
+    '/api/requests/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read a request and its answer',
+        description:
+          'Needs the receipt token as `Authorization: Bearer rq_…`. A missing or wrong token and an unknown or deleted request all answer the same 404.',
+        params: RequestParams,
+        response: { 200: Envelope(StoredRequest), ...errorResponses('not_found') },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await readRequest(store, request.params.id, request.headers.authorization),
+    }),
+  );
+
+  app.delete(
+    '/api/requests/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a request for good',
+        description: 'Needs the receipt token. The request is removed, not hidden.',
+        params: RequestParams,
+        response: { 200: Envelope(Deleted), ...errorResponses('not_found') },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await deleteOwnRequest(store, request.params.id, request.headers.authorization),
+    }),
+  );
+  return Promise.resolve();
+};

@@ -1,0 +1,91 @@
+import { Type, type Static } from 'typebox';
+import { Timestamp, Uuid } from '../../http/schemas.js';
+import type { CapabilityRequestsTable } from './requests.tables.js';
+
+export const REQUEST_STATUSES = [
+  'received',
+  'reviewing',
+  'planned',
+  'completed',
+  'declined',
+] as const;
+const literals = <const T extends string[]>(values: readonly [...T], description: string) =>
+  Type.Enum(values, { description });
+
+export const RequestKind = literals(
+  ['capability', 'correction', 'pilot'] as const,
+  'What you are asking for.',
+);
+export const Client = literals(
+  ['unspecified', 'instinct', 'muse', 'other'] as const,
+  'The client you use.',
+);
+export const Blocker = literals(
+  ['missing_capability', 'authentication', 'cost', 'compatibility', 'quality'],
+  'What stops you today.',
+);
+export const RequestStatus = literals(
+  ['received', 'reviewing', 'planned', 'completed', 'declined'],
+  '`received` on creation; operators move it to `reviewing`, `planned`, `completed` or `declined`.',
+);
+
+/** Lengths are checked after trimming, in characters, by the service. */
+export const NewRequestBody = Type.Object({
+  task: Type.String({
+    maxLength: 20_000,
+    description:
+      'What you need, 12 to 3000 characters after trimming. No credentials or confidential data.',
+    example: 'An MCP server that exposes our PostgreSQL read replicas to agents.',
+  }),
+  kind: RequestKind,
+  contact: Type.Optional(
+    Type.String({ maxLength: 2000, description: 'How to reach you, at most 254 characters.' }),
+  ),
+  client: Type.Optional(Client),
+  blocker: Type.Optional(Blocker),
+  capability_id: Type.Optional(
+    Type.String({ maxLength: 200, description: 'The id of the catalog listing this is about.' }),
+  ),
+});
+export type NewRequestBody = Static<typeof NewRequestBody>;
+
+export const Receipt = Type.Object({
+  id: Uuid(),
+  token: Type.String({
+    description:
+      'Your private receipt token (`rq_` + 43 characters). Shown only now; send it as a bearer token.',
+    example: 'rq_3q2-7wEvhNuw0Zb6lF3kqJ9dX0aV5c8yTtR1mPpL2sA',
+  }),
+  status_url: Type.String({
+    format: 'uri',
+    description: 'Where to read the request with the token.',
+  }),
+});
+
+export const StoredRequest = Type.Object({
+  id: Uuid(),
+  kind: RequestKind,
+  task: Type.String(),
+  contact: Type.Union([Type.String(), Type.Null()]),
+  client: Client,
+  blocker: Type.Union([Blocker, Type.Null()]),
+  capability_id: Type.Union([Type.String(), Type.Null()]),
+  status: RequestStatus,
+  response: Type.Union([Type.String(), Type.Null()], {
+    description: "The operators' answer, once there is one.",
+  }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+});
+export type StoredRequest = Static<typeof StoredRequest>;
+
+export const RequestParams = Type.Object({
+  id: Type.String({ maxLength: 100, description: 'The request id from the receipt.' }),
+});
+
+export const Deleted = Type.Object({ id: Uuid(), deleted: Type.Literal(true) });
+
+export function requestView(row: CapabilityRequestsTable): StoredRequest {
+  const { token_hash: _hash, ...visible } = row;
+  return visible;
+}

@@ -1,0 +1,182 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Store } from '../../db/database.js';
+import { AppError, notFound, type FieldProblem } from '../../http/errors.js';
+import { bearerCredential, sha256Hex } from '../../http/secrets.js';
+import {
+  answerRequest,
+  deleteRequest,
+  findRequest,
+  findRequestById,
+  insertRequest,
+  listingExists,
+  listRequests,
+  takeQuota,
+} from './requests.repository.js';
+import { requestView, type NewRequestBody, type StoredRequest } from './requests.schemas.js';
+import { looksLikeSecret } from './requests.screening.js';
+import type { RequestStatus } from './requests.tables.js';
+
+export const RECEIPT_TOKEN_PATTERN = /^rq_[A-Za-z0-9_-]{43}$/;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Length in characters (Unicode code points), not UTF-16 units: an emoji counts once. */
+const characters = (text: string) => Array.from(text).length;
+
+/** Missing token, wrong token, unknown id, deleted request: one answer, so none can be told apart. */
+const requestNotFound = () => notFound('Request');
+
+function validate(input: NewRequestBody): {
+  task: string;
+  contact: string | null;
+  capabilityId: string | null;
+} {
+  const task = input.task.trim();
+  const contact = input.contact?.trim() ?? '';
+  const capabilityId = input.capability_id?.trim() ?? '';
+  const problems: FieldProblem[] = [];
+  if (characters(task) < 12 || characters(task) > 3000) {
+    problems.push({ field: 'task', message: 'must be 12 to 3000 characters long after trimming' });
+  }
+  if (characters(contact) > 254)
+    problems.push({ field: 'contact', message: 'must be at most 254 characters long' });
+  if (problems.length > 0) {
+    throw new AppError('validation_error', 'The request is not valid.', { details: problems });
+  }
+  for (const [field, text] of [
+    ['task', task],
+    ['contact', contact],
+  ] as const) {
+    if (looksLikeSecret(text)) {
+      throw new AppError(
+        'contains_secret',
+        `The ${field} looks like it contains a credential (an API key, token or private key). Remove it and send the request again; nothing was stored.`,
+        { details: [{ field, message: 'must not contain credentials' }] },
+      );
+    }
+  }
+  return {
+    task,
+    contact: contact === '' ? null : contact,
+    capabilityId: capabilityId === '' ? null : capabilityId,
+  };
+}
+
+/** Seconds until the next UTC midnight, when the daily counters start again. */
+export function secondsToUtcMidnight(now: Date): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+}
+
+export async function createRequest(
+  store: Store,
+  config: Config,
+  input: NewRequestBody,
+  client: { address: string; baseUrl: string },
+): Promise<{ id: string; token: string; status_url: string }> {
+  const { task, contact, capabilityId } = validate(input);
+  if (capabilityId !== null && !(await listingExists(store.db, capabilityId))) {
+    throw new AppError('validation_error', 'The request is not valid.', {
+      details: [{ field: 'capability_id', message: 'must be the id of a catalog listing' }],
+    });
+  }
+  const now = new Date();
+  const day = now.toISOString().slice(0, 10);
+  const token = `rq_${randomBytes(32).toString('base64url')}`;
+  const id = randomUUID();
+  const at = now.toISOString();
+  await store.db.transaction().execute(async (trx) => {
+    const limits = config.limits;
+    const withinClient = await takeQuota(
+      trx,
+      day,
+      `client:${sha256Hex(client.address)}`,
+      limits.requestsPerClientPerDay,
+    );
+    const withinService = withinClient && (await takeQuota(trx, day, 'all', limits.requestsPerDay));
+    if (!withinService) {
+      const retryAfter = String(secondsToUtcMidnight(now));
+      throw new AppError(
+        'daily_limit_reached',
+        withinClient
+          ? 'The service has taken all the requests it can today; try again after midnight UTC.'
+          : 'You have filed as many requests as allowed today; try again after midnight UTC.',
+        { headers: { 'retry-after': retryAfter } },
+      );
+    }
+    await insertRequest(trx, {
+      id,
+      token_hash: sha256Hex(token),
+      kind: input.kind,
+      task,
+      contact,
+      client: input.client ?? 'unspecified',
+      blocker: input.blocker ?? null,
+      capability_id: capabilityId,
+      status: 'received',
+      response: null,
+      created_at: at,
+      updated_at: at,
+    });
+  });
+  return { id, token, status_url: `${client.baseUrl}/api/requests/${id}` };
+}
+
+function credentials(
+  id: string,
+  authorization: string | undefined,
+): { id: string; tokenHash: string } {
+  const token = bearerCredential(authorization);
+  if (token === null || !RECEIPT_TOKEN_PATTERN.test(token) || !UUID_PATTERN.test(id))
+    throw requestNotFound();
+  return { id, tokenHash: sha256Hex(token) };
+}
+
+export async function readRequest(
+  store: Store,
+  id: string,
+  authorization: string | undefined,
+): Promise<StoredRequest> {
+  const key = credentials(id, authorization);
+  const row = await findRequest(store.db, key.id, key.tokenHash);
+  if (row === undefined) throw requestNotFound();
+  return requestView(row);
+}
+
+export async function deleteOwnRequest(
+  store: Store,
+  id: string,
+  authorization: string | undefined,
+): Promise<{ id: string; deleted: true }> {
+  const key = credentials(id, authorization);
+  if (!(await deleteRequest(store.db, key.id, key.tokenHash))) throw requestNotFound();
+  return { id, deleted: true };
+}
+
+/** For operators (the command-line tool), never exposed over HTTP. */
+export async function requestsForOperators(
+  store: Store,
+  filter: { status?: RequestStatus | undefined; limit: number },
+): Promise<StoredRequest[]> {
+  return (await listRequests(store.db, filter)).map(requestView);
+}
+
+export async function requestForOperators(
+  store: Store,
+  id: string,
+): Promise<StoredRequest | undefined> {
+  const row = await findRequestById(store.db, id);
+  return row === undefined ? undefined : requestView(row);
+}
+
+export async function answerAsOperator(
+  store: Store,
+  id: string,
+  answer: { status: RequestStatus; response?: string | null | undefined },
+): Promise<StoredRequest | undefined> {
+  const updated = await answerRequest(store.db, id, {
+    ...answer,
+    updated_at: new Date().toISOString(),
+  });
+  return updated ? requestForOperators(store, id) : undefined;
+}

@@ -1,0 +1,23 @@
+export type RequestStatus = 'received' | 'reviewing' | 'planned' | 'completed' | 'declined';
+
+export interface CapabilityRequestsTable {
+  id: string;
+  /** SHA-256 of the receipt token; the token itself is never stored. */
+  token_hash: string;
+  kind: 'capability' | 'correction' | 'pilot';
+  task: string;
+  contact: string | null;
+  client: 'unspecified' | 'instinct' | 'muse' | 'other';
+  blocker: 'missing_capability' | 'authentication' | 'cost' | 'compatibility' | 'quality' | null;
+  capability_id: string | null;
+  status: RequestStatus;
+  response: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RequestQuotaTable {
+  day: string;
+  scope: string;
+  used: number;
+}

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { testDialects } from '../helpers/databases.js';
+
+const run = promisify(execFile);
+
+describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
+  let t: TestApp;
+  let receipt: { id: string; token: string };
+
+  const cli = async (...args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/requests.ts', ...args],
+        {
+          env: { ...process.env, DATABASE_URL: t.database.url },
+        },
+      );
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: { task: 'Please list the Temporal workflow engine.', kind: 'capability' },
+    });
+    receipt = response.json<{ data: { id: string; token: string } }>().data;
+  });
+  afterAll(() => t.close());
+
+  it('should list requests by status and show one, without token material', async () => {
+    const listed = await cli('list', '--status', 'received');
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; status: string });
+    expect(lines.map((line) => line.id)).toContain(receipt.id);
+    expect(lines.every((line) => line.status === 'received')).toBe(true);
+    expect((await cli('list', '--status', 'declined')).stdout.trim()).toBe('');
+    const shown = await cli('show', receipt.id);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      id: receipt.id,
+      task: 'Please list the Temporal workflow engine.',
+    });
+    expect(listed.stdout + shown.stdout).not.toMatch(/token|rq_/);
+  });
+
+  it('should set a status and response that the requester then reads', async () => {
+    const set = await cli(
+      'set',
+      receipt.id,
+      '--status',
+      'planned',
+      '--response',
+      'Listed in the next catalog update.',
+    );
+    expect(set.code).toBe(0);
+    const read = await t.app.inject({
+      url: `/api/requests/${receipt.id}`,
+      headers: { authorization: `Bearer ${receipt.token}` },
+    });
+    expect(read.json()).toMatchObject({
+      data: { status: 'planned', response: 'Listed in the next catalog update.' },
+    });
+  });
+
+  it('should explain its usage and fail on bad input', async () => {
+    expect((await cli('set', receipt.id, '--status', 'done')).code).toBe(2);
+    expect((await cli('frobnicate')).code).toBe(2);
+    expect((await cli('list', '--limit', '0')).code).toBe(2);
+    const missing = await cli('show', '3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No request');
+    const help = await cli('--help');
+    expect(help.stdout).toContain('npm run requests -- list');
+  });
+});
