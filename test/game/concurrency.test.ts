@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
   expectInvariants,
+  expectNoSecretsIn,
   expectStockMatches,
   GameClient,
   stockSnapshot,
@@ -27,7 +28,10 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
     client = new GameClient(t);
     initialStock = await stockSnapshot(t);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await expectNoSecretsIn(client);
+    await t.close();
+  });
 
   const afterEachRace = async () => {
     await expectInvariants(t, startingCents);

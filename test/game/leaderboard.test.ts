@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
   cents,
+  expectNoSecretsIn,
   expectInvariants,
   GameClient,
   type ProductData,
@@ -68,6 +69,7 @@ describe.each(testDialects)('leaderboard and stats (%s)', (dialect) => {
     expect(accepted.status).toBe(200);
   });
   afterAll(async () => {
+    await expectNoSecretsIn(client);
     await expectInvariants(t, new Map());
     await t.close();
   });

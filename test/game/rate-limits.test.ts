@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
-import { GameClient, type TestPlayer } from '../helpers/game.js';
+import { expectNoSecretsIn, GameClient, type TestPlayer } from '../helpers/game.js';
 import { register } from '../../src/modules/players/players.service.js';
 
 describe.each(testDialects)('rate limits (%s)', (dialect) => {
@@ -16,6 +16,7 @@ describe.each(testDialects)('rate limits (%s)', (dialect) => {
     client = new GameClient(t);
   });
   afterAll(async () => {
+    await expectNoSecretsIn(client);
     await t.close();
   });
 

@@ -33,6 +33,8 @@ export interface TestPlayer {
  */
 export class GameClient {
   readonly bodies: string[] = [];
+  /** Responses that may carry an API key: registration (201) and key rotation. */
+  readonly keyBodies: string[] = [];
 
   constructor(readonly t: TestApp) {}
 
@@ -40,7 +42,11 @@ export class GameClient {
     options: InjectOptions,
   ): Promise<{ status: number; body: Envelope<T>; response: LightMyRequestResponse }> {
     const response = await this.t.app.inject(options);
-    this.bodies.push(response.body);
+    const url = typeof options.url === 'string' ? options.url : '';
+    const issuesKey =
+      options.method === 'POST' &&
+      ((url === '/api/players' && response.statusCode === 201) || url.endsWith('/rotate-key'));
+    (issuesKey ? this.keyBodies : this.bodies).push(response.body);
     return { status: response.statusCode, body: response.json<Envelope<T>>(), response };
   }
 
@@ -247,10 +253,27 @@ export async function stockSnapshot(t: TestApp): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.id, row.stock_quantity]));
 }
 
-/** Asserts that nothing secret ever left the server in any response this client saw. */
+/**
+ * Asserts that nothing secret ever left the server in any response this client saw: no API key
+ * outside the one response that issues it, no key hash, no seller secret, no floor or other
+ * seller parameter.
+ */
 export async function expectNoSecretsIn(client: GameClient): Promise<void> {
   const hashes = await client.t.store.db.selectFrom('players').select('api_key_hash').execute();
+  const secret = await client.t.store.db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', 'seller_secret')
+    .executeTakeFirst();
   const all = client.bodies.join('\n');
-  for (const { api_key_hash } of hashes) expect(all).not.toContain(api_key_hash);
-  expect(all).not.toMatch(/"(floor\w*|opening_ask\w*|\w*_hash|seller_secret|reciprocity\w*)"\s*:/i);
+  const issued = client.keyBodies.join('\n');
+  expect(all).not.toMatch(/hg_[0-9a-f]{48}/);
+  for (const { api_key_hash } of hashes) {
+    expect(all).not.toContain(api_key_hash);
+    expect(issued).not.toContain(api_key_hash);
+  }
+  if (secret !== undefined) expect(all + issued).not.toContain(secret.value);
+  expect(all + issued).not.toMatch(
+    /"(floor\w*|opening_ask\w*|\w*_hash|seller_secret|reciprocity\w*|pace)"\s*:/i,
+  );
 }
