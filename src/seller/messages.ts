@@ -128,7 +128,7 @@ const MOVEMENT: Record<'moved' | 'stalled', readonly string[]> = {
 };
 
 const REASONS: readonly string[] = [
-  'This {product} is in demand.',
+  'There is real demand for this one.',
   'It is worth every credit.',
   'Quality like this is hard to find.',
   'I have little margin on it.',
@@ -138,11 +138,11 @@ const REASONS: readonly string[] = [
 /** The part that carries the price; {price} is the structured field's value. */
 const STATEMENTS: Record<Intent, readonly string[]> = {
   greet: [
-    'Welcome! The {product} sells for {market} on the market; I am asking {price}.',
+    'Welcome! {product} sells for {market} on the market; I am asking {price}.',
     'Hello. {product}: market price {market}, my asking price {price}.',
-    'Good day. This {product} goes for {market} on the market. I will start at {price}.',
-    'Interested in the {product}? Market price is {market}; you can have it for {price}.',
-    'The {product}, then. It is worth {market} on the market, and my price is {price}.',
+    'Good day. {product} goes for {market} on the market. I will start at {price}.',
+    'Interested in {product}? Market price is {market}; you can have it for {price}.',
+    '{product}, then. It is worth {market} on the market, and my price is {price}.',
   ],
   counter_small: [
     'I can come down to {price}.',
@@ -193,11 +193,11 @@ const STATEMENTS: Record<Intent, readonly string[]> = {
     '{price}, and that is final.',
   ],
   accept: [
-    'Deal at {price}! Enjoy the {product}.',
+    'Deal at {price}! Enjoy it.',
     'Agreed: {price}. It is yours.',
     'You have a deal at {price}.',
     '{price} it is. Pleasure doing business.',
-    'Accepted at {price}. The {product} is yours.',
+    'Accepted at {price}. Thank you for your business.',
   ],
   reject_insult: [
     'Two insulting offers. I am done here.',
@@ -316,7 +316,8 @@ export function sellerMessage(ctx: Context, intent: Intent, facts: MessageFacts)
       before: false,
     });
   }
-  if (intent !== 'reject_insult' && intent !== 'reject_bad_faith') {
+  // A closer invites a reply, so a message that ends the negotiation has none.
+  if (!ENDINGS.has(intent)) {
     optional.push({ text: at(CLOSERS[persona], 'closer'), before: false });
   }
 
