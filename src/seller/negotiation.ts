@@ -199,49 +199,37 @@ export function respondToOffer(
       moved: memory.bestOffer === null || offerCents > memory.bestOffer,
       roundsLeft,
     });
+  const base = { round, roundsLeft };
   switch (decision.kind) {
     case 'accept':
       return {
+        ...base,
         action: 'accept',
         outcome: 'accepted',
         dealCents: offerCents,
         counterCents: null,
         message: say(offerCents),
-        round,
-        roundsLeft,
         final: true,
       };
     case 'counter':
       return {
+        ...base,
         action: 'counter',
         outcome: 'countered',
         dealCents: null,
         counterCents: decision.counter,
         message: say(decision.counter),
-        round,
-        roundsLeft,
         final: round === MAX_ROUNDS - 1,
       };
     case 'reject':
-      return {
-        action: 'reject',
-        outcome: 'rejected',
-        dealCents: null,
-        counterCents: null,
-        message: say(null),
-        round,
-        roundsLeft,
-        final: true,
-      };
     case 'expire':
       return {
+        ...base,
         action: 'reject',
-        outcome: 'expired',
+        outcome: decision.kind === 'reject' ? 'rejected' : 'expired',
         dealCents: null,
         counterCents: null,
         message: say(null),
-        round,
-        roundsLeft,
         final: true,
       };
   }
