@@ -298,6 +298,26 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
       }
     });
 
+    it('should drop the counters of earlier days once they can no longer limit anything', async () => {
+      const fresh = await createTestApp(dialect);
+      try {
+        await fresh.store.db
+          .insertInto('request_quota')
+          .values({ day: '2000-01-01', scope: 'all', used: 1000 })
+          .execute();
+        const created = await fresh.app.inject({
+          method: 'POST',
+          url: '/api/requests',
+          payload: { task: TASK, kind: 'pilot' },
+        });
+        expect(created.statusCode).toBe(201);
+        const days = await fresh.store.db.selectFrom('request_quota').select('day').execute();
+        expect(days.every((row) => row.day === new Date().toISOString().slice(0, 10))).toBe(true);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('should compute the seconds to the next UTC midnight', () => {
       expect(secondsToUtcMidnight(new Date('2026-11-23T23:59:59.500Z'))).toBe(1);
       expect(secondsToUtcMidnight(new Date('2026-11-23T00:00:00.000Z'))).toBe(86_400);

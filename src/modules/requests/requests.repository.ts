@@ -29,6 +29,11 @@ export async function takeQuota(
   return row !== undefined && row.used <= limit;
 }
 
+/** Drops the counters of days before `day`: they can no longer limit anything. */
+export async function pruneQuota(db: Db, day: string): Promise<void> {
+  await db.deleteFrom('request_quota').where('day', '<', day).execute();
+}
+
 export async function insertRequest(db: Db, row: CapabilityRequestsTable): Promise<void> {
   await db.insertInto('capability_requests').values(row).execute();
 }

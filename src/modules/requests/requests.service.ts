@@ -11,6 +11,7 @@ import {
   insertRequest,
   listingExists,
   listRequests,
+  pruneQuota,
   takeQuota,
 } from './requests.repository.js';
 import { requestView, type NewRequestBody, type StoredRequest } from './requests.schemas.js';
@@ -62,6 +63,12 @@ function validate(input: NewRequestBody): {
   };
 }
 
+/**
+ * The last day old quota counters were removed, per database. Only an optimisation (pruning is
+ * idempotent), so it may live in memory: each process prunes at most once a day.
+ */
+const prunedDay = new WeakMap<Store, string>();
+
 /** Seconds until the next UTC midnight, when the daily counters start again. */
 export function secondsToUtcMidnight(now: Date): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -86,6 +93,7 @@ export async function createRequest(
   const id = randomUUID();
   const at = now.toISOString();
   await store.db.transaction().execute(async (trx) => {
+    if (prunedDay.get(store) !== day) await pruneQuota(trx, day);
     const limits = config.limits;
     const withinClient = await takeQuota(
       trx,
@@ -119,6 +127,7 @@ export async function createRequest(
       updated_at: at,
     });
   });
+  prunedDay.set(store, day);
   return { id, token, status_url: `${client.baseUrl}/api/requests/${id}` };
 }
 
