@@ -11,14 +11,13 @@ import { bearerCredential, sha256Hex } from './secrets.js';
  * process), otherwise in each process's memory.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<void> {
-  const redis =
-    config.redisUrl === null
-      ? undefined
-      : new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  if (redis !== undefined)
+  const redis = config.redisUrl === null ? undefined : await connectRedis(app, config.redisUrl);
+  if (redis !== undefined) {
     app.addHook('onClose', async () => {
-      await redis.quit();
+      if (redis.status === 'ready') await redis.quit();
+      else redis.disconnect();
     });
+  }
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,
@@ -28,6 +27,32 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests; retry in ${context.after}.`),
   });
+}
+
+/**
+ * Connects before the service starts serving, so the first requests are already counted in
+ * the shared store; an unreachable Redis stops the start with a clear message. Later outages
+ * let requests through (skipOnError) rather than failing them.
+ */
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 5000,
+  });
+  redis.on('error', (error: Error) => {
+    app.log.warn({ err: error }, 'rate-limit store unavailable; requests are not being counted');
+  });
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`Redis at REDIS_URL is not reachable: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return redis;
 }
 
 /** Game endpoints: counted per API key (per client address for requests without one). */

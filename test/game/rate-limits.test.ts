@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
@@ -70,3 +71,37 @@ describe.each(testDialects)('rate limits (%s)', (dialect) => {
     expect((await client.get('/api/inventory', b)).status).toBe(200);
   });
 });
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(redisUrl === undefined || redisUrl === '')(
+  'rate limits shared through Redis',
+  () => {
+    it('should count one API key across two server instances', async () => {
+      const env = { REDIS_URL: redisUrl ?? '', GAME_RATE_LIMIT_PER_MINUTE: '3' };
+      const [a, b] = await Promise.all([
+        createTestApp('sqlite', env),
+        createTestApp('sqlite', env),
+      ]);
+      try {
+        // A key of the right shape that no player has: each request is counted, then refused 401.
+        const auth = { authorization: `Bearer hg_${randomBytes(24).toString('hex')}` };
+        const statuses: number[] = [];
+        for (const app of [a, b, a, b]) {
+          statuses.push(
+            (await app.app.inject({ url: '/api/inventory', headers: auth })).statusCode,
+          );
+        }
+        expect(statuses).toEqual([401, 401, 401, 429]);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('should refuse to start when the Redis it is given cannot be reached', async () => {
+      await expect(createTestApp('sqlite', { REDIS_URL: 'redis://127.0.0.1:1' })).rejects.toThrow(
+        /Redis at REDIS_URL is not reachable/,
+      );
+    });
+  },
+);

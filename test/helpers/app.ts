@@ -37,9 +37,17 @@ export async function createTestApp(
       done();
     },
   });
-  const app = await buildApp({ config, store, logger: createLogger(config.logLevel, sink) });
-  extend?.(app);
-  await app.ready();
+  let app: App;
+  try {
+    app = await buildApp({ config, store, logger: createLogger(config.logLevel, sink) });
+    extend?.(app);
+    await app.ready();
+  } catch (error) {
+    // A test of a failing start must not leave its database behind.
+    await store.close();
+    await database.drop();
+    throw error;
+  }
   return {
     app,
     store,
