@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -11,6 +11,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
+import { BetterSqlite } from './better-sqlite3.js';
 
 export interface SqliteOptions {
   path: string;
@@ -27,7 +28,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * several processes on one file queue for the write lock instead of failing.
  */
 export function openSqlite(options: SqliteOptions): BetterSqlite3.Database {
-  const database = new BetterSqlite3(options.path);
+  const database = new BetterSqlite(options.path);
   database.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${options.synchronous}`);

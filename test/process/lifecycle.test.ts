@@ -78,7 +78,7 @@ async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void
 
 async function appliedMigrations(database: TestDatabase): Promise<string[]> {
   if (database.target.dialect === 'sqlite') {
-    const { default: Sqlite } = await import('better-sqlite3');
+    const { BetterSqlite: Sqlite } = await import('../../src/db/better-sqlite3.js');
     const file = new Sqlite(database.target.path, { readonly: true });
     const rows = file.prepare('select name from kysely_migration order by name').all() as {
       name: string;
