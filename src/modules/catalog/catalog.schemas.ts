@@ -58,6 +58,28 @@ export const ListingEntry = Type.Object(
       description: 'Honest limits, each a readable sentence.',
     }),
     status: Type.Union([Type.Literal('active'), Type.Literal('deprecated')]),
+    aliases: Type.Optional(
+      Type.Array(Sentence(100), {
+        maxItems: 30,
+        uniqueItems: true,
+        description: 'Other names and common phrasings people search for, e.g. `STT`.',
+        example: ['STT', 'transcription'],
+      }),
+    ),
+    sources: Type.Optional(
+      Type.Array(Url, {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+        description: "The public pages this listing's facts come from.",
+      }),
+    ),
+    checked_at: Type.Optional(
+      Type.String({
+        format: 'date',
+        description: 'When the facts were last checked against `sources` (YYYY-MM-DD).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
