@@ -4,7 +4,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import type { AppContext } from './context.js';
 import type { Store } from './db/database.js';
+import { randomSecret, settingOrCreate } from './db/settings.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -22,13 +24,9 @@ import { transactionsRoutes } from './modules/transactions/transactions.routes.j
 export const API_VERSION = '0.3.0';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** What every route module is given: validated configuration and the open database. */
-export interface AppContext {
+export interface AppOptions {
   config: Config;
   store: Store;
-}
-
-export interface AppOptions extends AppContext {
   logger: FastifyBaseLogger;
 }
 
@@ -106,7 +104,10 @@ export async function buildApp(options: AppOptions) {
   await registerRateLimits(app, config);
   app.decorateRequest('playerId', '');
 
-  const context: AppContext = { config, store };
+  // Every process must price alike: the secret comes from the environment or, once created, the database.
+  const sellerSecret =
+    config.sellerSecret ?? (await settingOrCreate(store.db, 'seller_secret', randomSecret));
+  const context: AppContext = { config, store, sellerSecret };
   await app.register(healthRoutes, context);
   await app.register(catalogRoutes, context);
   await app.register(requestsRoutes, context);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import { Listing, ListingParams, SearchQuery, SearchResult } from './catalog.schemas.js';
 import { getListing, searchCatalog } from './catalog.service.js';

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app.js';
-import { randomSecret, settingOrCreate } from '../../db/settings.js';
+import type { AppContext } from '../../context.js';
 import { requirePlayer } from '../../http/auth.js';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { perApiKey } from '../../http/rate-limit.js';
@@ -28,11 +27,8 @@ import {
 
 export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app,
-  { store, config },
+  { store, config, sellerSecret },
 ) => {
-  // Every process must price alike: the secret comes from the environment or, once created, the database.
-  const sellerSecret =
-    config.sellerSecret ?? (await settingOrCreate(store.db, 'seller_secret', randomSecret));
   const deps = (request: FastifyRequest): HaggleDeps => ({
     store,
     sellerSecret,

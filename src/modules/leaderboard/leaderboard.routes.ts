@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { perApiKey } from '../../http/rate-limit.js';
 import { Envelope, errorResponses, Money, Uuid } from '../../http/schemas.js';
 import { leaderboardEntries } from './leaderboard.service.js';
