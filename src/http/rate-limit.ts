@@ -1,9 +1,8 @@
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
-import { bearerCredential, sha256Hex } from './secrets.js';
 
 /**
  * Registers the rate limiter without applying it anywhere; routes opt in through
@@ -27,7 +26,32 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests; retry in ${context.after}.`),
   });
+  // Created once, so every authenticated route shares one counter per player and one per address.
+  const perMinute = { max: config.limits.gameRequestsPerMinute, timeWindow: 60_000 };
+  app.decorate('gameLimits', {
+    perPlayer: app.rateLimit({
+      ...perMinute,
+      keyGenerator: (request) => `player:${request.playerId}`,
+    }),
+    failedAuthentication: app.rateLimit({
+      ...perMinute,
+      keyGenerator: (request) => `auth-failed:${request.ip}`,
+    }),
+  });
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Hooks for the game's authenticated routes: `perPlayer` counts requests per player after
+     * authentication (a new key does not reset it); `failedAuthentication` counts failed
+     * authentications per client address (so unknown keys share one counter).
+     */
+    gameLimits: { perPlayer: RateLimitHook; failedAuthentication: RateLimitHook };
+  }
+}
+
+type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
  * Connects before the service starts serving, so the first requests are already counted in
@@ -55,14 +79,11 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
   return redis;
 }
 
-/** Game endpoints: counted per API key (per client address for requests without one). */
-export const perApiKey = (config: Config): RateLimitOptions => ({
+/** Public game endpoints: counted per client address (an unverified key must not get its own count). */
+export const perAddress = (config: Config): RateLimitOptions => ({
   max: config.limits.gameRequestsPerMinute,
   timeWindow: 60_000,
-  keyGenerator: (request: FastifyRequest) => {
-    const key = bearerCredential(request.headers.authorization);
-    return key === null ? `ip:${request.ip}` : `key:${sha256Hex(key)}`;
-  },
+  keyGenerator: (request: FastifyRequest) => `ip:${request.ip}`,
 });
 
 /** Registration: counted per client address. */

@@ -70,6 +70,30 @@ describe.each(testDialects)('rate limits (%s)', (dialect) => {
     expect(limited.response.headers['ratelimit-remaining']).toBe('0');
     expect((await client.get('/api/inventory', b)).status).toBe(200);
   });
+
+  it('should keep counting a player after the key is rotated', async () => {
+    const player = await registered('limit_rotating');
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await client.get('/api/inventory', player)).status);
+    const rotated = await client.post<{ api_key: string }>(
+      `/api/players/${player.id}/rotate-key`,
+      {},
+      player,
+    );
+    statuses.push(rotated.status);
+    const fresh = { ...player, auth: { authorization: `Bearer ${rotated.body.data.api_key}` } };
+    for (let i = 0; i < 2; i++) statuses.push((await client.get('/api/inventory', fresh)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('should count failed authentications per address, whatever key is sent', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const unknown = { authorization: `Bearer hg_${randomBytes(24).toString('hex')}` };
+      statuses.push((await t.app.inject({ url: '/api/inventory', headers: unknown })).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
 });
 
 const redisUrl = process.env.TEST_REDIS_URL;

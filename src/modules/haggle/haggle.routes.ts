@@ -1,10 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { requirePlayer } from '../../http/auth.js';
 import { publicBaseUrl } from '../../http/base-url.js';
-import { perApiKey } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
+import { authenticatedRoutes } from '../players/players.auth.js';
 import {
   AcceptResult,
   OfferBody,
@@ -25,26 +22,19 @@ import {
   type HaggleDeps,
 } from './haggle.service.js';
 
-export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
-  app,
-  { store, config, sellerSecret },
-) => {
+export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSecret }) => {
   const deps = (request: FastifyRequest): HaggleDeps => ({
     store,
     sellerSecret,
     baseUrl: publicBaseUrl(request, config),
   });
-  const route = { preHandler: requirePlayer(store), config: { rateLimit: perApiKey(config) } };
   const tags = ['haggle'];
-  const security = [{ apiKey: [] }];
 
   app.post(
     '/api/haggle/start',
     {
-      ...route,
       schema: {
         tags,
-        security,
         summary: 'Open a negotiation for a product',
         description:
           'Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). ' +
@@ -75,10 +65,8 @@ export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app.post(
     '/api/haggle/offer',
     {
-      ...route,
       schema: {
         tags,
-        security,
         summary: 'Make an offer',
         description:
           'The seller accepts (the deal is made at your offer), counters, or rejects. Offers below 40 % of the market price ' +
@@ -111,10 +99,8 @@ export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app.post(
     '/api/haggle/accept',
     {
-      ...route,
       schema: {
         tags,
-        security,
         summary: "Accept the seller's counter-offer",
         body: SessionBody,
         response: {
@@ -142,10 +128,8 @@ export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app.post(
     '/api/haggle/abandon',
     {
-      ...route,
       schema: {
         tags,
-        security,
         summary: 'Walk away from a negotiation',
         description: 'No credits are lost.',
         body: SessionBody,
@@ -171,10 +155,8 @@ export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app.get(
     '/api/haggle/:sessionId',
     {
-      ...route,
       schema: {
         tags,
-        security,
         summary: 'Read a negotiation with its messages',
         description: 'Your own sessions only; anyone else’s answers 404.',
         params: SessionParams,
@@ -189,4 +171,5 @@ export const haggleRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       data: await readSession(deps(request), request.playerId, request.params.sessionId),
     }),
   );
-};
+  return Promise.resolve();
+});

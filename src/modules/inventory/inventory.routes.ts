@@ -1,10 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
-import { requirePlayer } from '../../http/auth.js';
 import { publicBaseUrl } from '../../http/base-url.js';
-import { perApiKey } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
+import { authenticatedRoutes } from '../players/players.auth.js';
 import { CategoryName, Product } from '../products/products.schemas.js';
 import { inventorySummary } from './inventory.service.js';
 
@@ -23,16 +20,13 @@ const Inventory = Type.Object({
   products: Type.Array(Product),
 });
 
-export const inventoryRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
+export const inventoryRoutes = authenticatedRoutes((app, { store, config }) => {
   app.get(
     '/api/inventory',
     {
-      preHandler: requirePlayer(store),
-      config: { rateLimit: perApiKey(config) },
       schema: {
         tags: ['game'],
         summary: 'Stock summary',
-        security: [{ apiKey: [] }],
         querystring: Type.Object({ category: Type.Optional(CategoryName) }),
         response: {
           200: Envelope(Inventory),
@@ -46,4 +40,4 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { st
     }),
   );
   return Promise.resolve();
-};
+});

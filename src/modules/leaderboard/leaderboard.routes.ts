@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { perApiKey } from '../../http/rate-limit.js';
+import { perAddress } from '../../http/rate-limit.js';
 import { Envelope, errorResponses, Money, Uuid } from '../../http/schemas.js';
 import { leaderboardEntries } from './leaderboard.service.js';
 
@@ -30,7 +30,7 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = (
   app.get(
     '/api/leaderboard',
     {
-      config: { rateLimit: perApiKey(config) },
+      config: { rateLimit: perAddress(config) },
       schema: {
         tags: ['game'],
         summary: 'The leaderboard',

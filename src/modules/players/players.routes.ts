@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { requirePlayer } from '../../http/auth.js';
-import { perAddressHourly, perApiKey } from '../../http/rate-limit.js';
+import { perAddressHourly } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import {
   NewPlayer,
@@ -12,12 +11,11 @@ import {
   PlayerStats,
   RegisterBody,
 } from './players.schemas.js';
+import { authenticatedRoutes } from './players.auth.js';
 import { findPlayers, getPlayer, getStats, register, rotateKey } from './players.service.js';
 
-export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
-  const rateLimit = perApiKey(config);
-  const authenticated = { preHandler: requirePlayer(store), config: { rateLimit } };
-  const security = [{ apiKey: [] }];
+export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  const { store, config } = context;
 
   app.post(
     '/api/players',
@@ -49,16 +47,18 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
     },
   );
 
+  await app.register(authenticatedPlayerRoutes, context);
+};
+
+const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
   app.get(
     '/api/players',
     {
-      ...authenticated,
       schema: {
         tags: ['players'],
         summary: 'List or find players',
         description:
           'Without filters, every player (oldest first, up to `limit`). E-mails are shown only on your own record.',
-        security,
         querystring: PlayerQuery,
         response: {
           200: Envelope(Type.Array(Player)),
@@ -75,11 +75,9 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
   app.get(
     '/api/players/:id',
     {
-      ...authenticated,
       schema: {
         tags: ['players'],
         summary: 'Read one player',
-        security,
         params: PlayerParams,
         response: {
           200: Envelope(Player),
@@ -96,11 +94,9 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
   app.get(
     '/api/players/:id/stats',
     {
-      ...authenticated,
       schema: {
         tags: ['players'],
         summary: "A player's statistics and rank",
-        security,
         params: PlayerParams,
         response: {
           200: Envelope(PlayerStats),
@@ -114,12 +110,10 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
   app.post(
     '/api/players/:id/rotate-key',
     {
-      ...authenticated,
       schema: {
         tags: ['players'],
         summary: 'Replace your API key',
         description: 'Returns a new key, shown only this once; the old key stops working at once.',
-        security,
         params: PlayerParams,
         response: {
           200: Envelope(NewPlayer),
@@ -140,4 +134,4 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
   );
 
   return Promise.resolve();
-};
+});

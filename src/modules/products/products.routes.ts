@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { requirePlayer } from '../../http/auth.js';
 import { publicBaseUrl } from '../../http/base-url.js';
-import { perApiKey } from '../../http/rate-limit.js';
+import { perAddress } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
+import { authenticatedRoutes } from '../players/players.auth.js';
 import { Product, ProductParams, ProductQuery } from './products.schemas.js';
 import { getProduct, getProductImage, getProducts } from './products.service.js';
 
-export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
-  const rateLimit = perApiKey(config);
+export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  const { store, config } = context;
+  const rateLimit = perAddress(config);
 
   app.get(
     '/api/products',
@@ -40,26 +41,29 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { sto
     }),
   );
 
-  app.get(
-    '/api/products/:id',
-    {
-      config: { rateLimit },
-      preHandler: requirePlayer(store),
-      schema: {
-        tags: ['products'],
-        summary: 'Read one product',
-        security: [{ apiKey: [] }],
-        params: ProductParams,
-        response: {
-          200: Envelope(Product),
-          ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
+  await app.register(
+    authenticatedRoutes((app) => {
+      app.get(
+        '/api/products/:id',
+        {
+          schema: {
+            tags: ['products'],
+            summary: 'Read one product',
+            params: ProductParams,
+            response: {
+              200: Envelope(Product),
+              ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
+            },
+          },
         },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await getProduct(store, request.params.id, publicBaseUrl(request, config)),
+        async (request) => ({
+          success: true as const,
+          data: await getProduct(store, request.params.id, publicBaseUrl(request, config)),
+        }),
+      );
+      return Promise.resolve();
     }),
+    context,
   );
 
   app.get(
@@ -82,6 +86,4 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { sto
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
     },
   );
-
-  return Promise.resolve();
 };

@@ -1,27 +1,18 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
-import { requirePlayer } from '../../http/auth.js';
 import { publicBaseUrl } from '../../http/base-url.js';
-import { perApiKey } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
+import { authenticatedRoutes } from '../players/players.auth.js';
 import { Transaction, TransactionQuery } from './transactions.schemas.js';
 import { findTransactions } from './transactions.service.js';
 
-export const transactionsRoutes: FastifyPluginAsyncTypebox<AppContext> = (
-  app,
-  { store, config },
-) => {
+export const transactionsRoutes = authenticatedRoutes((app, { store, config }) => {
   app.get(
     '/api/transactions',
     {
-      preHandler: requirePlayer(store),
-      config: { rateLimit: perApiKey(config) },
       schema: {
         tags: ['game'],
         summary: 'List completed deals',
         description: 'Newest first, with the product’s details. Deals are public game records.',
-        security: [{ apiKey: [] }],
         querystring: TransactionQuery,
         response: {
           200: Envelope(Type.Array(Transaction)),
@@ -35,4 +26,4 @@ export const transactionsRoutes: FastifyPluginAsyncTypebox<AppContext> = (
     }),
   );
   return Promise.resolve();
-};
+});

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { API_KEY_PATTERN, bearerCredential, sha256Hex } from '../../http/secrets.js';
+import { findPlayerIdByKeyHash } from './players.repository.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The player whose API key authenticated this request ('' on public routes). */
+    playerId: string;
+  }
+}
+
+const unauthorized = () =>
+  new AppError(
+    'unauthorized',
+    'A valid API key is required: send Authorization: Bearer <api_key>.',
+  );
+
+/**
+ * Wraps the game's authenticated routes: each request must carry a player's API key (401
+ * otherwise), is counted per player once authenticated (so a new key does not reset the count),
+ * and every failed authentication is counted per client address (so guessing keys is limited
+ * too). The routes' OpenAPI entries get the `apiKey` security requirement.
+ */
+export function authenticatedRoutes(
+  routes: FastifyPluginAsyncTypebox<AppContext>,
+): FastifyPluginAsyncTypebox<AppContext> {
+  return async (app, context) => {
+    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = bearerCredential(request.headers.authorization);
+      const playerId =
+        key === null || !API_KEY_PATTERN.test(key)
+          ? undefined
+          : await findPlayerIdByKeyHash(context.store.db, sha256Hex(key));
+      if (playerId === undefined) {
+        // Answers 429 once this address has failed too often, 401 until then.
+        await app.gameLimits.failedAuthentication(request, reply);
+        throw unauthorized();
+      }
+      request.playerId = playerId;
+    });
+    app.addHook('preHandler', app.gameLimits.perPlayer);
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+    });
+    await routes(app, context);
+  };
+}
