@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
+  cents,
   expectInvariants,
   expectNoSecretsIn,
   expectStockMatches,
@@ -102,6 +103,36 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
       .where('id', '=', player.id)
       .executeTakeFirstOrThrow();
     expect(row.credits_cents).toBe(price - 1);
+    // Each deal reports the balance its own charge left, so no two report the same.
+    const reported = results
+      .filter((result) => result.status === 200)
+      .map((result) => cents(result.body.data.new_credits))
+      .sort((a, b) => b - a);
+    expect(reported).toEqual([credits - price, credits - 2 * price, credits - 3 * price]);
+    await afterEachRace();
+  });
+
+  it('should report 10 and 0 when a player with 20.00 accepts two 10.00 counters at once', async () => {
+    const player = await client.newPlayer('twoaccepts');
+    const candidates = (await client.inStockProducts()).slice(0, 2);
+    const sessionIds: string[] = [];
+    for (const product of candidates) sessionIds.push(await countered(player, product));
+    await t.store.db
+      .updateTable('haggle_sessions')
+      // The floor moves too: the database refuses a deal below it.
+      .set({ counter_offer_cents: 1_000, floor_cents: 1_000 })
+      .where('id', 'in', sessionIds)
+      .execute();
+    await t.store.db
+      .updateTable('players')
+      .set({ credits_cents: 2_000 })
+      .where('id', '=', player.id)
+      .execute();
+    startingCents.set(player.id, 2_000);
+
+    const results = await Promise.all(sessionIds.map((id) => client.accept(player, id)));
+    expect(results.map((result) => result.status)).toEqual([200, 200]);
+    expect(results.map((result) => result.body.data.new_credits).sort()).toEqual([0, 10]);
     await afterEachRace();
   });
 

@@ -1,5 +1,4 @@
-import type { Kysely, Updateable } from 'kysely';
-import type { Dialect } from '../../db/database.js';
+import { PostgresAdapter, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type {
   HaggleSessionsTable,
@@ -14,22 +13,34 @@ export async function insertSession(db: Db, session: SessionRow): Promise<void> 
   await db.insertInto('haggle_sessions').values(session).execute();
 }
 
-/**
- * The session of this player, or undefined (another player's session is as absent as an unknown
- * one). With `lock` on PostgreSQL the row stays locked until the transaction ends, so two offers
- * on one session are decided one after the other; SQLite's IMMEDIATE transactions already are.
- */
+/** The session of this player, or undefined (another player's session is as absent as an unknown one). */
 export function findOwnSession(
   db: Db,
   ids: { sessionId: string; playerId: string },
-  lock?: Dialect,
 ): Promise<SessionRow | undefined> {
   return db
     .selectFrom('haggle_sessions')
     .selectAll()
     .where('id', '=', ids.sessionId)
     .where('player_id', '=', ids.playerId)
-    .$if(lock === 'postgres', (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+/**
+ * The same read, locking the row until the transaction ends, so two requests on one session are
+ * decided one after the other: `FOR UPDATE` on PostgreSQL; SQLite's IMMEDIATE transactions
+ * already lock the whole database.
+ */
+export function lockOwnSession(
+  trx: Transaction<Database>,
+  ids: { sessionId: string; playerId: string },
+): Promise<SessionRow | undefined> {
+  return trx
+    .selectFrom('haggle_sessions')
+    .selectAll()
+    .where('id', '=', ids.sessionId)
+    .where('player_id', '=', ids.playerId)
+    .$if(trx.getExecutor().adapter instanceof PostgresAdapter, (query) => query.forUpdate())
     .executeTakeFirst();
 }
 

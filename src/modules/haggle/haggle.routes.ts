@@ -21,13 +21,17 @@ import {
   startSession,
   type HaggleDeps,
 } from './haggle.service.js';
+import {
+  acceptView,
+  offerView,
+  sessionDetailView,
+  sessionOnlyView,
+  startedView,
+} from './haggle.views.js';
 
 export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSecret }) => {
-  const deps = (request: FastifyRequest): HaggleDeps => ({
-    store,
-    sellerSecret,
-    baseUrl: publicBaseUrl(request, config),
-  });
+  const deps: HaggleDeps = { store, sellerSecret };
+  const baseUrl = (request: FastifyRequest) => publicBaseUrl(request, config);
   const tags = ['haggle'];
 
   app.post(
@@ -57,8 +61,10 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
       },
     },
     async (request, reply) => {
-      const result = await startSession(deps(request), request.playerId, request.body);
-      return reply.code(result.created ? 201 : 200).send({ success: true, data: result.data });
+      const started = await startSession(deps, request.playerId, request.body);
+      return reply
+        .code(started.created ? 201 : 200)
+        .send({ success: true, data: startedView(started, baseUrl(request)) });
     },
   );
 
@@ -92,7 +98,7 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     },
     async (request) => ({
       success: true as const,
-      data: await makeOffer(deps(request), request.playerId, request.body),
+      data: offerView(await makeOffer(deps, request.playerId, request.body), baseUrl(request)),
     }),
   );
 
@@ -121,7 +127,10 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     },
     async (request) => ({
       success: true as const,
-      data: await acceptCounter(deps(request), request.playerId, request.body.session_id),
+      data: acceptView(
+        await acceptCounter(deps, request.playerId, request.body.session_id),
+        baseUrl(request),
+      ),
     }),
   );
 
@@ -148,7 +157,7 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     },
     async (request) => ({
       success: true as const,
-      data: await abandonSession(deps(request), request.playerId, request.body.session_id),
+      data: sessionOnlyView(await abandonSession(deps, request.playerId, request.body.session_id)),
     }),
   );
 
@@ -168,7 +177,10 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     },
     async (request) => ({
       success: true as const,
-      data: await readSession(deps(request), request.playerId, request.params.sessionId),
+      data: sessionDetailView(
+        await readSession(deps, request.playerId, request.params.sessionId),
+        baseUrl(request),
+      ),
     }),
   );
   return Promise.resolve();

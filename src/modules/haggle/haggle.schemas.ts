@@ -1,9 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { centsToCredits } from '../../http/money.js';
 import { Money, MoneyInput, Timestamp, Uuid } from '../../http/schemas.js';
 import { Product } from '../products/products.schemas.js';
 import { Transaction } from '../transactions/transactions.schemas.js';
-import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 const NullableMoney = (description: string) =>
   Type.Union([Money(), Type.Null()], { description, example: 37.5 });
@@ -107,34 +105,7 @@ export const SessionDetail = Type.Object({
 
 export type SessionView = Static<typeof Session>;
 export type MessageView = Static<typeof Message>;
-
-const money = (cents: number | null): number | null =>
-  cents === null ? null : centsToCredits(cents);
-
-/** The player's view of a session: the seller's floor and opening terms stay on the server. */
-export function sessionView(row: SessionRow): SessionView {
-  return {
-    id: row.id,
-    player_id: row.player_id,
-    product_id: row.product_id,
-    status: row.status,
-    current_offer: money(row.current_offer_cents),
-    ai_counter_offer: money(row.counter_offer_cents),
-    rounds_count: row.rounds_count,
-    max_rounds: row.max_rounds,
-    final_price: money(row.final_price_cents),
-    started_at: row.started_at,
-    ended_at: row.ended_at,
-  };
-}
-
-export function messageView(row: MessageRow): MessageView {
-  return {
-    id: row.id,
-    sender: row.sender,
-    message: row.message,
-    offer_amount: money(row.offer_cents),
-    round: row.round,
-    created_at: row.created_at,
-  };
-}
+export type StartedSessionView = Static<typeof StartedSession>;
+export type OfferResultView = Static<typeof OfferResult>;
+export type AcceptResultView = Static<typeof AcceptResult>;
+export type SessionDetailView = Static<typeof SessionDetail>;

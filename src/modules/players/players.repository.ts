@@ -74,13 +74,14 @@ export async function replaceKeyHash(
 
 /**
  * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
- * same statement, so two deals racing for the last credits cannot both pass.
+ * same statement, so two deals racing for the last credits cannot both pass. Returns the balance
+ * this update produced (undefined when it could not be charged), so each deal reports its own.
  */
 export async function chargeForDeal(
   db: Db,
   deal: { playerId: string; priceCents: number; marketCents: number; now: string },
-): Promise<boolean> {
-  const result = await db
+): Promise<number | undefined> {
+  const row = await db
     .updateTable('players')
     .set((eb) => ({
       credits_cents: eb('credits_cents', '-', deal.priceCents),
@@ -90,6 +91,7 @@ export async function chargeForDeal(
     }))
     .where('id', '=', deal.playerId)
     .where('credits_cents', '>=', deal.priceCents)
+    .returning('credits_cents')
     .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  return row?.credits_cents;
 }

@@ -1,0 +1,89 @@
+import { centsToCredits } from '../../http/money.js';
+import { productView } from '../products/products.schemas.js';
+import { transactionView } from '../transactions/transactions.schemas.js';
+import type {
+  AcceptResultView,
+  MessageView,
+  OfferResultView,
+  SessionDetailView,
+  SessionView,
+  StartedSessionView,
+} from './haggle.schemas.js';
+import type { AcceptOutcome, OfferOutcome, SessionRead, StartOutcome } from './haggle.service.js';
+import type { MessageRow, SessionRow } from './haggle.tables.js';
+
+const money = (cents: number | null): number | null =>
+  cents === null ? null : centsToCredits(cents);
+
+/** The player's view of a session: the seller's floor and opening terms stay on the server. */
+export function sessionView(row: SessionRow): SessionView {
+  return {
+    id: row.id,
+    player_id: row.player_id,
+    product_id: row.product_id,
+    status: row.status,
+    current_offer: money(row.current_offer_cents),
+    ai_counter_offer: money(row.counter_offer_cents),
+    rounds_count: row.rounds_count,
+    max_rounds: row.max_rounds,
+    final_price: money(row.final_price_cents),
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+  };
+}
+
+export function messageView(row: MessageRow): MessageView {
+  return {
+    id: row.id,
+    sender: row.sender,
+    message: row.message,
+    offer_amount: money(row.offer_cents),
+    round: row.round,
+    created_at: row.created_at,
+  };
+}
+
+export function startedView(started: StartOutcome, baseUrl: string): StartedSessionView {
+  return {
+    ...sessionView(started.session),
+    product: productView(started.product, baseUrl),
+    initial_message: started.greeting,
+  };
+}
+
+export function offerView(outcome: OfferOutcome, baseUrl: string): OfferResultView {
+  const { reply } = outcome;
+  return {
+    session: sessionView(outcome.session),
+    seller_response: {
+      action: reply.action,
+      counter_offer: money(reply.counterCents),
+      message: reply.message,
+      round: reply.round,
+      rounds_left: reply.roundsLeft,
+      final: reply.final,
+    },
+    product: productView(outcome.product, baseUrl),
+  };
+}
+
+export function acceptView(deal: AcceptOutcome, baseUrl: string): AcceptResultView {
+  return {
+    session: sessionView(deal.session),
+    transaction: transactionView(deal.transaction, baseUrl),
+    new_credits: centsToCredits(deal.creditsCents),
+    savings: centsToCredits(deal.transaction.market_cents - deal.transaction.final_price_cents),
+  };
+}
+
+export const sessionOnlyView = (outcome: { session: SessionRow }): { session: SessionView } => ({
+  session: sessionView(outcome.session),
+});
+
+export function sessionDetailView(read: SessionRead, baseUrl: string): SessionDetailView {
+  return {
+    session: sessionView(read.session),
+    product: productView(read.product, baseUrl),
+    messages: read.messages.map(messageView),
+  };
+}
