@@ -2,23 +2,9 @@ import { Type } from 'typebox';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import { authenticatedRoutes } from '../players/players.auth.js';
-import { CategoryName, Product } from '../products/products.schemas.js';
+import { CategoryName } from '../products/products.schemas.js';
+import { Inventory } from './inventory.schemas.js';
 import { inventorySummary } from './inventory.service.js';
-
-const Inventory = Type.Object({
-  total_products: Type.Integer({ minimum: 0 }),
-  total_stock: Type.Integer({ minimum: 0 }),
-  in_stock_products: Type.Integer({ minimum: 0 }),
-  out_of_stock_products: Type.Integer({ minimum: 0 }),
-  categories: Type.Array(
-    Type.Object({
-      name: CategoryName,
-      count: Type.Integer({ minimum: 0 }),
-      total_stock: Type.Integer({ minimum: 0 }),
-    }),
-  ),
-  products: Type.Array(Product),
-});
 
 export const inventoryRoutes = authenticatedRoutes((app, { store, config }) => {
   app.get(

@@ -59,6 +59,8 @@ export function leaderboard(db: Db, limit: number) {
 }
 
 /** The player's leaderboard rank and score, or null while they have bought nothing. */
+export type LeaderboardRow = Awaited<ReturnType<typeof leaderboard>>[number];
+
 export async function standingOf(
   db: Db,
   playerId: string,

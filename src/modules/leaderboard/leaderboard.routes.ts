@@ -2,26 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { perAddress } from '../../http/rate-limit.js';
-import { Envelope, errorResponses, Money, Uuid } from '../../http/schemas.js';
+import { Envelope, errorResponses } from '../../http/schemas.js';
+import { Entry, LeaderboardQuery, leaderboardEntryView } from './leaderboard.schemas.js';
 import { leaderboardEntries } from './leaderboard.service.js';
-
-const Entry = Type.Object({
-  id: Uuid('The player id.'),
-  username: Type.String(),
-  total_market_value: Money(),
-  total_spent: Money(),
-  score: Type.Number({
-    description: 'total_market_value / total_spent, 2 decimals.',
-    example: 1.18,
-  }),
-  items_purchased: Type.Integer({ minimum: 1 }),
-  total_savings: Money(),
-  rank: Type.Integer({ minimum: 1, description: 'Equal scores share a rank (1, 2, 2, 4).' }),
-});
-
-const LeaderboardQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-});
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = (
   app,
@@ -45,7 +28,7 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = (
     },
     async (request) => ({
       success: true as const,
-      data: await leaderboardEntries(store, request.query.limit ?? 50),
+      data: (await leaderboardEntries(store, request.query.limit ?? 50)).map(leaderboardEntryView),
     }),
   );
   return Promise.resolve();

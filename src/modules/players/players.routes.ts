@@ -10,6 +10,7 @@ import {
   PlayerQuery,
   PlayerStats,
   RegisterBody,
+  statsView,
 } from './players.schemas.js';
 import { authenticatedRoutes } from './players.auth.js';
 import { findPlayers, getPlayer, getStats, register, rotateKey } from './players.service.js';
@@ -104,7 +105,10 @@ const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
         },
       },
     },
-    async (request) => ({ success: true as const, data: await getStats(store, request.params.id) }),
+    async (request) => ({
+      success: true as const,
+      data: statsView(await getStats(store, request.params.id)),
+    }),
   );
 
   app.post(

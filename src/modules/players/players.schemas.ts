@@ -104,3 +104,30 @@ export function playerView(row: PlayerRow, showEmail: boolean): PlayerView {
     updated_at: row.updated_at,
   };
 }
+
+/** A player's statistics as the service finds them: cents and hundredths. */
+export interface PlayerStatsFacts {
+  player: PlayerRow;
+  standing: { rank: number; scoreHundredths: number } | null;
+  deals: number;
+  sessions: { active: number; finished: number };
+  bestDealHundredths: number;
+}
+
+export function statsView(stats: PlayerStatsFacts): Static<typeof PlayerStats> {
+  const { player, standing } = stats;
+  return {
+    player_id: player.id,
+    username: player.username,
+    credits: centsToCredits(player.credits_cents),
+    total_market_value: centsToCredits(player.total_market_cents),
+    total_spent: centsToCredits(player.total_spent_cents),
+    score: standing === null ? 0 : standing.scoreHundredths / 100,
+    rank: standing?.rank ?? null,
+    total_transactions: stats.deals,
+    total_savings: centsToCredits(player.total_market_cents - player.total_spent_cents),
+    active_sessions: stats.sessions.active,
+    completed_sessions: stats.sessions.finished,
+    best_deal_percentage: stats.bestDealHundredths / 100,
+  };
+}

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { centsToCredits } from '../../http/money.js';
 import { newApiKey } from '../../http/secrets.js';
 import { sessionCounts } from '../haggle/haggle.repository.js';
 import { standingOf } from '../leaderboard/leaderboard.repository.js';
@@ -14,7 +13,7 @@ import {
   listPlayers,
   replaceKeyHash,
 } from './players.repository.js';
-import { playerView, type PlayerView } from './players.schemas.js';
+import { playerView, type PlayerStatsFacts, type PlayerView } from './players.schemas.js';
 
 /** 100.00 credits, once: the balance is never topped up. */
 export const STARTING_CREDITS_CENTS = 10_000;
@@ -111,28 +110,21 @@ export async function rotateKey(
   return { ...playerView(row, true), api_key: key };
 }
 
-export async function getStats(store: Store, id: string) {
+export async function getStats(store: Store, id: string): Promise<PlayerStatsFacts> {
   const { db } = store;
-  const row = await findPlayer(db, id);
-  if (row === undefined) throw notFound('Player');
+  const player = await findPlayer(db, id);
+  if (player === undefined) throw notFound('Player');
   const [deals, sessions, standing] = await Promise.all([
     dealPrices(db, id),
     sessionCounts(db, id),
     standingOf(db, id),
   ]);
   return {
-    player_id: row.id,
-    username: row.username,
-    credits: centsToCredits(row.credits_cents),
-    total_market_value: centsToCredits(row.total_market_cents),
-    total_spent: centsToCredits(row.total_spent_cents),
-    score: standing === null ? 0 : standing.scoreHundredths / 100,
-    rank: standing?.rank ?? null,
-    total_transactions: deals.length,
-    total_savings: centsToCredits(row.total_market_cents - row.total_spent_cents),
-    active_sessions: sessions.active,
-    completed_sessions: sessions.finished,
-    best_deal_percentage: bestDiscountPercent(deals),
+    player,
+    standing,
+    deals: deals.length,
+    sessions,
+    bestDealHundredths: bestDiscountHundredths(deals),
   };
 }
 
@@ -140,10 +132,12 @@ export async function getStats(store: Store, id: string) {
  * The largest discount as a percentage of market price, to 2 decimals rounded half up, in
  * integer hundredths (negative when every deal was above market); 0 with no deals.
  */
-function bestDiscountPercent(deals: { market_cents: number; final_price_cents: number }[]): number {
+function bestDiscountHundredths(
+  deals: { market_cents: number; final_price_cents: number }[],
+): number {
   if (deals.length === 0) return 0;
   const hundredths = deals.map(({ market_cents: market, final_price_cents: price }) =>
     Math.floor(((market - price) * 20_000 + market) / (2 * market)),
   );
-  return Math.max(...hundredths) / 100;
+  return Math.max(...hundredths);
 }
