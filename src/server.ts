@@ -2,7 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openStore } from './db/database.js';
-import { prepareStore } from './db/setup.js';
+import { prepareStore } from './setup.js';
 import { createLogger } from './logger.js';
 
 /** Starts the service: the only place that listens on a port and handles signals. */

@@ -16,6 +16,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * Fills a migrated database with what ships in the repository. Each seeder must be idempotent
+ * (restarts never duplicate data) and safe when several processes start at once.
+ */
+export type Seeder = (store: Store, config: Config) => Promise<void>;
+
 // int8 (counts, sums) arrives from pg as a string; every such value here fits a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 // Timestamps travel as ISO 8601 strings on both dialects.

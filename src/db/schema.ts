@@ -14,7 +14,12 @@ import type { HaggleMessagesTable, HaggleSessionsTable } from '../modules/haggle
 import type { PlayersTable } from '../modules/players/players.tables.js';
 import type { ProductsTable } from '../modules/products/products.tables.js';
 import type { TransactionsTable } from '../modules/transactions/transactions.tables.js';
-import type { SettingsTable } from './settings.js';
+
+/** Values the service creates once and every process shares (such as the seller's secret). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
 
 export interface Database {
   settings: SettingsTable;

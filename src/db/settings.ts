@@ -2,11 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
-export interface SettingsTable {
-  key: string;
-  value: string;
-}
-
 /**
  * Returns the stored value for `key`, creating it with `create()` the first time. Safe when
  * several processes race: the first insert wins and everyone reads the winner's value.

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStore, type Store } from '../../src/db/database.js';
-import { prepareStore } from '../../src/db/setup.js';
+import { prepareStore } from '../../src/setup.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js';
 

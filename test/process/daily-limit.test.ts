@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/db/database.js';
-import { prepareStore } from '../../src/db/setup.js';
+import { prepareStore } from '../../src/setup.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
 import { startServer, type ServerProcess } from '../helpers/process.js';
 

@@ -1,4 +1,4 @@
-import type { Seeder } from '../../db/setup.js';
+import type { Seeder } from '../../db/database.js';
 import { loadCatalogFile } from './catalog.loader.js';
 import { syncCatalog } from './catalog.service.js';
 

@@ -1,4 +1,4 @@
-import type { Seeder } from '../../db/setup.js';
+import type { Seeder } from '../../db/database.js';
 import { insertMissingProducts } from './products.repository.js';
 import { productSeed } from './products.seed.js';
 
