@@ -16,15 +16,11 @@ import {
   requestForOperators,
   requestsForOperators,
 } from '../src/modules/requests/requests.service.js';
-import type { RequestStatus } from '../src/modules/requests/requests.tables.js';
+import {
+  REQUEST_STATUSES as STATUSES,
+  type RequestStatus,
+} from '../src/modules/requests/requests.tables.js';
 
-const STATUSES: readonly RequestStatus[] = [
-  'received',
-  'reviewing',
-  'planned',
-  'completed',
-  'declined',
-];
 const USAGE = `Usage:
   npm run requests -- list [--status ${STATUSES.join('|')}] [--limit N]
   npm run requests -- show <id>

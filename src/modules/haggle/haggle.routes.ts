@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
+import { MAX_ROUNDS } from '../../seller/index.js';
 import { authenticatedRoutes } from '../players/players.auth.js';
 import {
   AcceptResult,
@@ -77,7 +78,7 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
         description:
           'The seller accepts (the deal is made at your offer), counters, or rejects. Offers below 40 % of the market price ' +
           'are insulting (the second ends the negotiation); an offer below your previous one is a retreat (the second ends it); ' +
-          'round 9’s counter is the final one, and the 10th offer is the last: accepted, or the negotiation expires. ' +
+          `round ${MAX_ROUNDS - 1}’s counter is the final one, and the ${MAX_ROUNDS}th offer is the last: accepted, or the negotiation expires. ` +
           'Your `message` is stored but never changes the price. A failed request changes nothing and uses no round.',
         body: OfferBody,
         response: {

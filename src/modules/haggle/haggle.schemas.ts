@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Money, MoneyInput, Timestamp, Uuid } from '../../http/schemas.js';
+import { MAX_ROUNDS } from '../../seller/index.js';
 import { Product } from '../products/products.schemas.js';
 import { Transaction } from '../transactions/transactions.schemas.js';
 
@@ -22,8 +23,12 @@ export const Session = Type.Object({
   ),
   current_offer: NullableMoney("The player's latest offer; null before the first."),
   ai_counter_offer: NullableMoney("The seller's latest counter-offer; null before the first."),
-  rounds_count: Type.Integer({ minimum: 0, maximum: 10, description: 'Offers made so far.' }),
-  max_rounds: Type.Integer({ example: 10 }),
+  rounds_count: Type.Integer({
+    minimum: 0,
+    maximum: MAX_ROUNDS,
+    description: 'Offers made so far.',
+  }),
+  max_rounds: Type.Integer({ example: MAX_ROUNDS }),
   final_price: NullableMoney('The price of the deal; null unless accepted.'),
   started_at: Timestamp(),
   ended_at: Type.Union([Timestamp(), Type.Null()], { description: 'null while active.' }),
@@ -47,10 +52,14 @@ export const SellerResponse = Type.Object({
   action: Type.Union([Type.Literal('accept'), Type.Literal('counter'), Type.Literal('reject')]),
   counter_offer: NullableMoney('The seller’s new price; null unless action is counter.'),
   message: Type.String({ maxLength: 240 }),
-  round: Type.Integer({ minimum: 1, maximum: 10, description: 'The round this offer was.' }),
-  rounds_left: Type.Integer({ minimum: 0, maximum: 9 }),
+  round: Type.Integer({
+    minimum: 1,
+    maximum: MAX_ROUNDS,
+    description: 'The round this offer was.',
+  }),
+  rounds_left: Type.Integer({ minimum: 0, maximum: MAX_ROUNDS - 1 }),
   final: Type.Boolean({
-    description: 'No further counter will come: round 9’s counter, and every accept or reject.',
+    description: `No further counter will come: round ${MAX_ROUNDS - 1}’s counter, and every accept or reject.`,
   }),
 });
 

@@ -1,20 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { centsToCredits } from '../../http/money.js';
 import { Money, Timestamp, Uuid } from '../../http/schemas.js';
-import type { Category } from '../../seller/index.js';
+import { CATEGORIES, type Category } from '../../seller/index.js';
 import type { ProductRow } from './products.tables.js';
-
-export const categories: readonly Category[] = [
-  'Electronics',
-  'Fashion',
-  'Food & Drink',
-  'Books',
-  'Home & Kitchen',
-];
 
 export const CategoryName = Type.Unsafe<Category>({
   type: 'string',
-  enum: [...categories],
+  enum: [...CATEGORIES],
   description: 'One of the five product categories.',
   example: 'Electronics',
 });

@@ -1,14 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp, Uuid } from '../../http/schemas.js';
-import type { CapabilityRequestsTable } from './requests.tables.js';
+import { REQUEST_STATUSES, type CapabilityRequestsTable } from './requests.tables.js';
 
-export const REQUEST_STATUSES = [
-  'received',
-  'reviewing',
-  'planned',
-  'completed',
-  'declined',
-] as const;
 const literals = <const T extends string[]>(values: readonly [...T], description: string) =>
   Type.Enum(values, { description });
 
@@ -25,7 +18,7 @@ export const Blocker = literals(
   'What stops you today.',
 );
 export const RequestStatus = literals(
-  ['received', 'reviewing', 'planned', 'completed', 'declined'],
+  REQUEST_STATUSES,
   '`received` on creation; operators move it to `reviewing`, `planned`, `completed` or `declined`.',
 );
 

@@ -1,4 +1,12 @@
-export type RequestStatus = 'received' | 'reviewing' | 'planned' | 'completed' | 'declined';
+/** Where a request stands; the one list the schema, the table and the operator script use. */
+export const REQUEST_STATUSES = [
+  'received',
+  'reviewing',
+  'planned',
+  'completed',
+  'declined',
+] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 export interface CapabilityRequestsTable {
   id: string;
