@@ -14,14 +14,9 @@ import {
   StartBody,
   StartedSession,
 } from './haggle.schemas.js';
-import {
-  abandonSession,
-  acceptCounter,
-  makeOffer,
-  readSession,
-  startSession,
-  type HaggleDeps,
-} from './haggle.service.js';
+import { abandonSession, acceptCounter, makeOffer, readSession } from './haggle.service.js';
+import { startSession } from './haggle.start.js';
+import type { HaggleDeps } from './haggle.session.js';
 import {
   acceptView,
   offerView,

@@ -9,7 +9,8 @@ import type {
   SessionView,
   StartedSessionView,
 } from './haggle.schemas.js';
-import type { AcceptOutcome, OfferOutcome, SessionRead, StartOutcome } from './haggle.service.js';
+import type { AcceptOutcome, OfferOutcome, SessionRead } from './haggle.service.js';
+import type { StartOutcome } from './haggle.start.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 const money = (cents: number | null): number | null =>

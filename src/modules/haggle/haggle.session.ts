@@ -1,0 +1,70 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Store } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import type { SellerContext } from '../../seller/index.js';
+import { findProduct } from '../products/products.repository.js';
+import type { ProductRow } from '../products/products.tables.js';
+import { sessionNotActive } from './haggle.errors.js';
+import { newMessage } from './haggle.messages.js';
+import { appendMessages, lockOwnSession, nextMessagePosition } from './haggle.repository.js';
+import type { SessionRow } from './haggle.tables.js';
+
+/** The steps every haggle operation shares: finding the session, its product, the seller's view. */
+
+/** What the haggle service needs besides the request: the database and the seller's secret. */
+export interface HaggleDeps {
+  store: Store;
+  sellerSecret: string;
+}
+
+export const now = (): string => new Date().toISOString();
+
+export async function activeOwnSession(
+  trx: Transaction<Database>,
+  playerId: string,
+  sessionId: string,
+): Promise<SessionRow> {
+  const session = await lockOwnSession(trx, { sessionId, playerId });
+  if (session === undefined) throw notFound('Session');
+  if (session.status !== 'active') throw sessionNotActive(session.status);
+  return session;
+}
+
+export async function productOf(db: Kysely<Database>, session: SessionRow): Promise<ProductRow> {
+  const product = await findProduct(db, session.product_id);
+  if (product === undefined) throw notFound('Product');
+  return product;
+}
+
+export function sellerContext(session: SessionRow, product: ProductRow): SellerContext {
+  return {
+    sessionId: session.id,
+    productName: product.name,
+    marketCents: product.market_cents,
+    floorCents: session.floor_cents,
+    openingAskCents: session.opening_ask_cents,
+  };
+}
+
+/** Records what the player did outside an offer (accepting, walking away) after the last message. */
+export async function appendPlayerNote(
+  trx: Transaction<Database>,
+  session: SessionRow,
+  text: string,
+  offerCents: number | null,
+  at: string,
+): Promise<void> {
+  const position = await nextMessagePosition(trx, session.id);
+  await appendMessages(trx, [
+    newMessage({
+      sessionId: session.id,
+      position,
+      sender: 'player',
+      text,
+      offerCents,
+      round: session.rounds_count,
+      at,
+    }),
+  ]);
+}
