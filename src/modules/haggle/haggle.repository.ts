@@ -13,17 +13,19 @@ export async function insertSession(db: Db, session: SessionRow): Promise<void> 
   await db.insertInto('haggle_sessions').values(session).execute();
 }
 
+const ownSession = (db: Db, ids: { sessionId: string; playerId: string }) =>
+  db
+    .selectFrom('haggle_sessions')
+    .selectAll()
+    .where('id', '=', ids.sessionId)
+    .where('player_id', '=', ids.playerId);
+
 /** The session of this player, or undefined (another player's session is as absent as an unknown one). */
 export function findOwnSession(
   db: Db,
   ids: { sessionId: string; playerId: string },
 ): Promise<SessionRow | undefined> {
-  return db
-    .selectFrom('haggle_sessions')
-    .selectAll()
-    .where('id', '=', ids.sessionId)
-    .where('player_id', '=', ids.playerId)
-    .executeTakeFirst();
+  return ownSession(db, ids).executeTakeFirst();
 }
 
 /**
@@ -35,11 +37,7 @@ export function lockOwnSession(
   trx: Transaction<Database>,
   ids: { sessionId: string; playerId: string },
 ): Promise<SessionRow | undefined> {
-  return trx
-    .selectFrom('haggle_sessions')
-    .selectAll()
-    .where('id', '=', ids.sessionId)
-    .where('player_id', '=', ids.playerId)
+  return ownSession(trx, ids)
     .$if(trx.getExecutor().adapter instanceof PostgresAdapter, (query) => query.forUpdate())
     .executeTakeFirst();
 }
