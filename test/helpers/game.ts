@@ -1,6 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
 import { expect } from 'vitest';
+import {
+  AcceptResult,
+  Message,
+  OfferResult,
+  SellerResponse,
+  Session,
+  SessionDetail,
+  StartedSession,
+} from '../../src/modules/haggle/haggle.schemas.js';
+import { STARTING_CREDITS_CENTS } from '../../src/modules/players/players.service.js';
+import { Product } from '../../src/modules/products/products.schemas.js';
+import { Transaction } from '../../src/modules/transactions/transactions.schemas.js';
 import type { TestApp } from './app.js';
 
 export interface Envelope<T = Record<string, unknown>> {
@@ -112,81 +125,16 @@ export class GameClient {
   }
 }
 
-export interface ProductData {
-  id: string;
-  name: string;
-  description: string;
-  market_price: number;
-  stock_quantity: number;
-  category: string;
-  image_url: string;
-}
-
-export interface SessionData {
-  id: string;
-  player_id: string;
-  product_id: string;
-  status: string;
-  current_offer: number | null;
-  ai_counter_offer: number | null;
-  rounds_count: number;
-  max_rounds: number;
-  final_price: number | null;
-  started_at: string;
-  ended_at: string | null;
-}
-
-export interface StartData extends SessionData {
-  product: ProductData;
-  initial_message: string;
-}
-
-export interface SellerResponseData {
-  action: 'accept' | 'counter' | 'reject';
-  counter_offer: number | null;
-  message: string;
-  round: number;
-  rounds_left: number;
-  final: boolean;
-}
-
-export interface OfferData {
-  session: SessionData;
-  seller_response: SellerResponseData;
-  product: ProductData;
-}
-
-export interface TransactionData {
-  id: string;
-  player_id: string;
-  product_id: string;
-  session_id: string;
-  market_price: number;
-  final_price: number;
-  savings: number;
-  status: string;
-}
-
-export interface AcceptData {
-  session: SessionData;
-  transaction: TransactionData;
-  new_credits: number;
-  savings: number;
-}
-
-export interface MessageData {
-  id: string;
-  sender: 'seller' | 'player';
-  message: string;
-  offer_amount: number | null;
-  round: number;
-}
-
-export interface SessionDetailData {
-  session: SessionData;
-  product: ProductData;
-  messages: MessageData[];
-}
+// Response shapes come from the route schemas, so a schema change shows up here at once.
+export type ProductData = Static<typeof Product>;
+export type SessionData = Static<typeof Session>;
+export type StartData = Static<typeof StartedSession>;
+export type SellerResponseData = Static<typeof SellerResponse>;
+export type OfferData = Static<typeof OfferResult>;
+export type TransactionData = Static<typeof Transaction>;
+export type AcceptData = Static<typeof AcceptResult>;
+export type MessageData = Static<typeof Message>;
+export type SessionDetailData = Static<typeof SessionDetail>;
 
 /** Credits → integer cents, for exact comparisons in tests. */
 export const cents = (credits: number): number => Math.round(credits * 100);
@@ -207,7 +155,7 @@ export async function expectInvariants(
     .execute();
   const transactions = await db.selectFrom('transactions').selectAll().execute();
   for (const player of players) {
-    const starting = startingCentsByPlayer.get(player.id) ?? 10_000;
+    const starting = startingCentsByPlayer.get(player.id) ?? STARTING_CREDITS_CENTS;
     const paid = transactions.filter((row) => row.player_id === player.id);
     const spent = paid.reduce((sum, row) => sum + row.final_price_cents, 0);
     expect(player.credits_cents + spent).toBe(starting);
