@@ -11,6 +11,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { mcpRoutes } from './mcp/http.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { requestsRoutes } from './modules/requests/requests.routes.js';
 import { haggleRoutes } from './modules/haggle/haggle.routes.js';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(transactionsRoutes, context);
   await app.register(leaderboardRoutes, context);
   await app.register(inventoryRoutes, context);
+  await app.register(mcpRoutes, { ...context, version: API_VERSION });
 
   return app;
 }

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** One call of the HTTP API, as an MCP tool makes it. */
+export interface ApiCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The path with its parameters filled in, e.g. `/api/catalog/langchain`. */
+  path: string;
+  query: Record<string, string>;
+  body: Record<string, unknown> | undefined;
+  authorization: string | undefined;
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+  /** Seconds to wait before retrying, when the service said so. */
+  retryAfter: string | undefined;
+}
+
+/**
+ * How tools reach the service. Both ways go through the HTTP routes, so a tool can never
+ * disagree with the API: the same validation, rules, rate limits and error codes.
+ */
+export type Api = (call: ApiCall) => Promise<ApiAnswer>;
+
+// What decides the caller's address and the base of absolute URLs (see publicBaseUrl).
+const forwardedHeaders = ['host', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host'];
+
+/** Inside the service: the call is injected into the app as if the MCP client had made it. */
+export function injectedApi(app: FastifyInstance, outer: FastifyRequest): Api {
+  const headers: Record<string, string> = {};
+  for (const name of forwardedHeaders) {
+    const value = outer.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return async (call) => {
+    const response = await app.inject({
+      method: call.method,
+      url: call.path,
+      query: call.query,
+      headers: {
+        ...headers,
+        ...(call.authorization === undefined ? {} : { authorization: call.authorization }),
+      },
+      remoteAddress: outer.socket.remoteAddress ?? outer.ip,
+      ...(call.body === undefined ? {} : { payload: call.body }),
+    });
+    const retryAfter = response.headers['retry-after'];
+    return {
+      status: response.statusCode,
+      body: parseJson(response.body),
+      retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+    };
+  };
+}
+
+/** From another process (the stdio server): plain HTTP to the service at `baseUrl`. */
+export function fetchedApi(baseUrl: string): Api {
+  return async (call) => {
+    const url = new URL(`${baseUrl}${call.path}`);
+    for (const [name, value] of Object.entries(call.query)) url.searchParams.set(name, value);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (call.authorization !== undefined) headers.authorization = call.authorization;
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(url, {
+      method: call.method,
+      headers,
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+    });
+    return {
+      status: response.status,
+      body: parseJson(await response.text()),
+      retryAfter: response.headers.get('retry-after') ?? undefined,
+    };
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,69 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../app.js';
+import { publicBaseUrl } from '../http/base-url.js';
+import { AppError } from '../http/errors.js';
+import { injectedApi } from './api.js';
+import {
+  compileTools,
+  createMcpServer,
+  type CompiledTool,
+  type OpenApiDocument,
+} from './server.js';
+
+/**
+ * The MCP endpoint (Streamable HTTP, stateless): each POST is answered by a fresh server whose
+ * tools call this app's own routes with the caller's `Authorization` header.
+ */
+export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
+  app,
+  { config, version },
+) => {
+  // Built on first use: the OpenAPI document is complete only once every route is registered.
+  let tools: CompiledTool[] | undefined;
+
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    tools ??= compileTools(app.swagger() as unknown as OpenApiDocument);
+    const authorization = request.headers.authorization;
+    const server = createMcpServer(tools, {
+      version,
+      baseUrl: publicBaseUrl(request, config),
+      api: injectedApi(app, request),
+      playerAuthorization: () => authorization,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const response = await transport.handleRequest(
+      new Request(`http://${request.host}${request.url}`, { method: 'POST', headers }),
+      { parsedBody: request.body },
+    );
+    const text = await response.text();
+    await server.close();
+    reply.code(response.status);
+    response.headers.forEach((value, name) => {
+      reply.header(name, value);
+    });
+    return reply.send(text === '' ? undefined : text);
+  });
+
+  // Stateless: no server-initiated stream to open and no session to end.
+  const onlyPost = () => {
+    throw new AppError(
+      'method_not_allowed',
+      'The MCP endpoint takes POST only (stateless Streamable HTTP).',
+      {
+        headers: { allow: 'POST' },
+      },
+    );
+  };
+  app.get('/mcp', { schema: { hide: true } }, onlyPost);
+  app.delete('/mcp', { schema: { hide: true } }, onlyPost);
+  return Promise.resolve();
+};
