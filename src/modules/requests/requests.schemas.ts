@@ -11,7 +11,9 @@ export const RequestKind = literals(
 );
 export const Client = literals(
   ['unspecified', 'instinct', 'muse', 'other'] as const,
-  'The client you use.',
+  'The client application you file from, for the operators’ statistics: `instinct` or `muse` if you use one of those ' +
+    'clients, `other` for any other client (your own agent or script included), `unspecified` (the default) if you ' +
+    'would rather not say. It does not change how the request is handled.',
 );
 export const Blocker = literals(
   ['missing_capability', 'authentication', 'cost', 'compatibility', 'quality'],
@@ -25,14 +27,20 @@ export const RequestStatus = literals(
 /** Lengths are checked after trimming, in characters, by the service. */
 export const NewRequestBody = Type.Object({
   task: Type.String({
-    maxLength: 20_000,
+    minLength: 12,
+    maxLength: 3000,
     description:
-      'What you need, 12 to 3000 characters after trimming. No credentials or confidential data.',
+      'What you need: at most 3000 characters (characters, not bytes), and at least 12 once spaces at either end are trimmed. ' +
+      'No credentials or confidential data.',
     example: 'An MCP server that exposes our PostgreSQL read replicas to agents.',
   }),
   kind: RequestKind,
   contact: Type.Optional(
-    Type.String({ maxLength: 2000, description: 'How to reach you, at most 254 characters.' }),
+    Type.String({
+      maxLength: 254,
+      description:
+        'How to reach you (an e-mail address, say), at most 254 characters; empty means none.',
+    }),
   ),
   client: Type.Optional(Client),
   blocker: Type.Optional(Blocker),

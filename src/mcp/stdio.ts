@@ -1,0 +1,54 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { fetchedApi } from './api.js';
+import { compileTools, createMcpServer, type OpenApiDocument } from './server.js';
+
+/**
+ * The MCP server over stdio, for agent clients that launch local servers (`npm run -s mcp`).
+ * It calls the HTTP API of the service at BAZAAR_URL, acting as the player whose key is
+ * BAZAAR_API_KEY (or the one `register` returns, for this session). stdout carries the
+ * protocol, so everything else goes to stderr.
+ */
+async function main(): Promise<void> {
+  const baseUrl = serviceUrl(process.env.BAZAAR_URL);
+  let apiKey = process.env.BAZAAR_API_KEY?.trim() || undefined;
+
+  const response = await fetch(`${baseUrl}/openapi.json`).catch((error: unknown) => {
+    throw new Error(`Bazaar is not reachable at ${baseUrl}: ${(error as Error).message}`);
+  });
+  if (!response.ok) {
+    throw new Error(`${baseUrl}/openapi.json answered HTTP ${response.status}; is BAZAAR_URL right?`);
+  }
+  const document = (await response.json()) as OpenApiDocument;
+
+  const server = createMcpServer(compileTools(document), {
+    version: document.info.version,
+    baseUrl,
+    api: fetchedApi(baseUrl),
+    playerAuthorization: () => (apiKey === undefined ? undefined : `Bearer ${apiKey}`),
+    onRegistered: (key) => {
+      apiKey ??= key;
+    },
+  });
+  await server.connect(new StdioServerTransport());
+}
+
+function serviceUrl(raw: string | undefined): string {
+  const value = raw?.trim() || 'http://localhost:3000';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`BAZAAR_URL must be a URL such as http://localhost:3000, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`BAZAAR_URL must start with http: or https:, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
