@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,6 +9,7 @@ import type { AppContext } from './context.js';
 import type { Store } from './db/database.js';
 import { randomSecret, settingOrCreate } from './db/settings.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { publicBaseUrl } from './http/base-url.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -16,6 +18,7 @@ import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { requestsRoutes } from './modules/requests/requests.routes.js';
 import { haggleRoutes } from './modules/haggle/haggle.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { homeRoutes } from './modules/home/home.routes.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { playersRoutes } from './modules/players/players.routes.js';
@@ -24,6 +27,8 @@ import { transactionsRoutes } from './modules/transactions/transactions.routes.j
 
 export const API_VERSION = '0.3.0';
 export const BODY_LIMIT_BYTES = 64 * 1024;
+/** How long browsers may reuse a preflight answer. */
+export const CORS_MAX_AGE_SECONDS = 86_400;
 
 export interface AppOptions {
   config: Config;
@@ -52,6 +57,24 @@ export async function buildApp(options: AppOptions) {
   });
   installErrorHandling(app);
   app.addSchema(ErrorBody);
+
+  // Browser clients on other origins may call the API: credentials are bearer tokens sent
+  // explicitly, never cookies, so any origin is safe unless CORS_ORIGINS narrows it.
+  await app.register(cors, {
+    origin: config.corsOrigins ?? '*',
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'mcp-protocol-version'],
+    exposedHeaders: [
+      'location',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'x-request-id',
+    ],
+    credentials: false,
+    maxAge: CORS_MAX_AGE_SECONDS,
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -87,6 +110,10 @@ export async function buildApp(options: AppOptions) {
         { name: 'products', description: 'The products the seller offers.' },
         { name: 'haggle', description: 'Negotiate with the automated seller.' },
         { name: 'game', description: 'Transactions, leaderboard and inventory.' },
+        {
+          name: 'start',
+          description: 'Where to begin: the index, llms.txt and the guide for agents.',
+        },
         { name: 'operations', description: 'Health checks.' },
       ],
     },
@@ -100,7 +127,13 @@ export async function buildApp(options: AppOptions) {
     uiConfig: { deepLinking: true, validatorUrl: null },
     staticCSP: true,
   });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  // Without PUBLIC_BASE_URL, the document names the address it was fetched from, so clients
+  // generated from it call this service.
+  app.get('/openapi.json', { schema: { hide: true } }, (request) =>
+    config.publicBaseUrl === null
+      ? { ...app.swagger(), servers: [{ url: publicBaseUrl(request, config) }] }
+      : app.swagger(),
+  );
 
   await registerRateLimits(app, config);
   app.decorateRequest('playerId', '');
@@ -109,6 +142,7 @@ export async function buildApp(options: AppOptions) {
   const sellerSecret =
     config.sellerSecret ?? (await settingOrCreate(store.db, 'seller_secret', randomSecret));
   const context: AppContext = { config, store, sellerSecret };
+  await app.register(homeRoutes, { ...context, version: API_VERSION });
   await app.register(healthRoutes, context);
   await app.register(catalogRoutes, context);
   await app.register(requestsRoutes, context);

@@ -22,6 +22,8 @@ export interface Config {
   sellerSecret: string | null;
   /** Shared rate-limit store for several processes; null = each process counts on its own. */
   redisUrl: string | null;
+  /** Origins whose browser pages may call the API; null = any origin. */
+  corsOrigins: string[] | null;
   limits: Limits;
 }
 
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: oneOf('TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     sellerSecret,
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    corsOrigins: parseOrigins(read('CORS_ORIGINS')),
     limits: {
       gameRequestsPerMinute: integer('GAME_RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
       registrationsPerHour: integer('REGISTRATION_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000),
@@ -112,6 +115,26 @@ export function loadConfig(env: Env = process.env): Config {
       requestsPerDay: integer('REQUESTS_DAILY_LIMIT_TOTAL', 1000, 1, 100_000_000),
     },
   };
+}
+
+/** `*` (or unset) for any origin, else a comma-separated list such as `https://app.example.com`. */
+export function parseOrigins(raw: string | undefined): string[] | null {
+  if (raw === undefined || raw === '*') return null;
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    let origin: string | undefined;
+    try {
+      origin = new URL(value).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin === undefined || origin === 'null' || origin !== value.replace(/\/+$/, '')) {
+      throw new ConfigError(
+        `CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com, got "${value}"`,
+      );
+    }
+    return origin;
+  });
 }
 
 export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget {

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
     throw new Error(`Bazaar is not reachable at ${baseUrl}: ${(error as Error).message}`);
   });
   if (!response.ok) {
-    throw new Error(`${baseUrl}/openapi.json answered HTTP ${response.status}; is BAZAAR_URL right?`);
+    throw new Error(
+      `${baseUrl}/openapi.json answered HTTP ${response.status}; is BAZAAR_URL right?`,
+    );
   }
   const document = (await response.json()) as OpenApiDocument;
 

@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { publicBaseUrl } from '../../http/base-url.js';
+import { Envelope } from '../../http/schemas.js';
+
+/** The guide for agents, kept with the other documentation and served with this service's address. */
+const GUIDE_FILE = new URL('../../../docs/agents.md', import.meta.url);
+/** The address the guide is written with; each copy served names the service's own. */
+const GUIDE_BASE = 'http://localhost:3000';
+
+const Link = (description: string) => Type.String({ format: 'uri', description });
+
+const Index = Type.Object({
+  name: Type.Literal('Bazaar'),
+  version: Type.String({ example: '0.3.0' }),
+  description: Type.String(),
+  links: Type.Object({
+    openapi: Link('The OpenAPI 3.1 document: every operation, field, limit and error code.'),
+    docs: Link('The same reference as a readable page.'),
+    mcp: Link('The MCP endpoint (Streamable HTTP, stateless; POST only).'),
+    llms_txt: Link('A summary with links, in the llms.txt format.'),
+    agent_guide: Link(
+      'The guide for agents in Markdown: keys, rules, limits, a worked negotiation.',
+    ),
+    health: Link('Answers while the process is up.'),
+    readiness: Link('Answers while the database answers.'),
+  }),
+});
+type Index = Static<typeof Index>;
+
+const DESCRIPTION =
+  'Capability discovery (search documented tools, agents and frameworks; file a request and follow it with a ' +
+  'private receipt token) and a price-negotiation game (register, haggle with an automated seller, climb the leaderboard).';
+
+function indexOf(baseUrl: string, version: string): Index {
+  return {
+    name: 'Bazaar',
+    version,
+    description: DESCRIPTION,
+    links: {
+      openapi: `${baseUrl}/openapi.json`,
+      docs: `${baseUrl}/docs`,
+      mcp: `${baseUrl}/mcp`,
+      llms_txt: `${baseUrl}/llms.txt`,
+      agent_guide: `${baseUrl}/agents.md`,
+      health: `${baseUrl}/healthz`,
+      readiness: `${baseUrl}/readyz`,
+    },
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** What a browser gets at `/`: the index's links on a page. */
+export function homePage(index: Index): string {
+  const items = Object.entries(index.links)
+    .map(([name, url]) => `<li><a href="${escapeHtml(url)}">${escapeHtml(name)}</a></li>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Bazaar</title></head>
+<body><main><h1>Bazaar</h1><p>${escapeHtml(index.description)}</p><ul>
+${items}
+</ul></main></body></html>
+`;
+}
+
+function llmsTxt(baseUrl: string): string {
+  return `# Bazaar
+
+> ${DESCRIPTION} Use it through the REST API under ${baseUrl}/api, the MCP endpoint, or a client generated from the OpenAPI document.
+
+Every JSON answer is \`{"success": true, "data": …}\` or \`{"success": false, "error": "<sentence>", "code": "<code>"}\`. Game calls need \`Authorization: Bearer <api_key>\`; the key is shown once, at registration.
+
+## Docs
+
+- [Agent guide](${baseUrl}/agents.md): registering and keeping the key, the game's and the seller's rules, scoring, rate limits and backing off, catalog search, requests, and a worked negotiation
+- [OpenAPI document](${baseUrl}/openapi.json): every operation, field, limit and error code (OpenAPI 3.1)
+- [API reference](${baseUrl}/docs): the OpenAPI document as a readable page
+
+## MCP
+
+- [MCP endpoint](${baseUrl}/mcp): Streamable HTTP, stateless; tools for the catalog, requests and the whole game. Game tools use the connection's \`Authorization: Bearer <api_key>\` header
+
+## Optional
+
+- [Service index](${baseUrl}/): these links as JSON (\`Accept: application/json\`)
+- [Health](${baseUrl}/healthz): answers while the process is up
+`;
+}
+
+export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: string }> = (
+  app,
+  { config, version },
+) => {
+  const guide = readFileSync(GUIDE_FILE, 'utf8');
+  const tags = ['start'];
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'Where to start: links to everything',
+        description:
+          'With `Accept: application/json` (or no preference), the service index: name, version and links to the OpenAPI ' +
+          'document, the reference page, the MCP endpoint, llms.txt, the agent guide and health. A browser asking for ' +
+          '`text/html` gets a page with the same links.',
+        response: {
+          200: {
+            description: 'The service index, or a page of the same links for a browser.',
+            content: {
+              'application/json': { schema: Envelope(Index) },
+              'text/html': { schema: Type.String() },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const index = indexOf(publicBaseUrl(request, config), version);
+      // Only a client that names HTML gets HTML; agents and `curl` (`*/*`) get the JSON index.
+      if ((request.headers.accept ?? '').includes('text/html')) {
+        return reply.type('text/html; charset=utf-8').send(homePage(index));
+      }
+      return reply.send({ success: true as const, data: index });
+    },
+  );
+
+  const text = (mediaType: string, description: string) => ({
+    200: { description, content: { [mediaType]: { schema: { type: 'string' } } } },
+  });
+
+  app.get(
+    '/llms.txt',
+    {
+      schema: {
+        tags,
+        summary: 'The service in the llms.txt format',
+        description:
+          'A summary for language models with links to the agent guide, the OpenAPI document and the MCP endpoint.',
+        response: text(
+          'text/plain',
+          'Markdown in the llms.txt format, with this service’s address in every link.',
+        ),
+      },
+    },
+    (request, reply) =>
+      reply.type('text/plain; charset=utf-8').send(llmsTxt(publicBaseUrl(request, config))),
+  );
+
+  app.get(
+    '/agents.md',
+    {
+      schema: {
+        tags,
+        summary: 'The guide for agents',
+        description:
+          'How to register and keep the key, the game’s rules and the seller’s public rules, scoring, rate limits and how to back off, ' +
+          'how to search the catalog and file a request, and a worked negotiation whose commands run as they are.',
+        response: text(
+          'text/markdown',
+          'The guide in Markdown, with this service’s address in every command.',
+        ),
+      },
+    },
+    (request, reply) =>
+      reply
+        .type('text/markdown; charset=utf-8')
+        .send(guide.replaceAll(GUIDE_BASE, publicBaseUrl(request, config))),
+  );
+  return Promise.resolve();
+};
