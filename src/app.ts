@@ -10,6 +10,7 @@ import type { Store } from './db/database.js';
 import { randomSecret, settingOrCreate } from './db/settings.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { publicBaseUrl } from './http/base-url.js';
+import { documentHeaders } from './http/openapi.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions) {
         { name: 'operations', description: 'Health checks.' },
       ],
     },
+    transform: documentHeaders,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
