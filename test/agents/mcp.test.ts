@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import { UNLIMITED } from '../helpers/game.js';
+
+const run = promisify(execFile);
 
 type Structured = Record<string, unknown>;
 
@@ -102,6 +106,15 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
     >;
     expect(fileRequest.task?.maxLength).toBe(3000);
     expect(fileRequest.contact?.maxLength).toBe(254);
+  });
+
+  it('should answer GET and DELETE on /mcp with 405: the endpoint is stateless', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const response = await t.app.inject({ method, url: '/mcp' });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect(response.json()).toMatchObject({ success: false, code: 'method_not_allowed' });
+    }
   });
 
   describe.each(transports)('over %s', (kind) => {
@@ -205,5 +218,17 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
       const board = await call(keyed, 'get_leaderboard', {});
       expect((board.data.items as { id: string }[]).map((entry) => entry.id)).toContain(me.id);
     });
+  });
+});
+
+describe('the stdio server', () => {
+  it('should stop with a clear message when the service cannot be reached', async () => {
+    const result = await run(process.execPath, ['--import', 'tsx', 'src/mcp/stdio.ts'], {
+      env: { PATH: process.env.PATH ?? '', BAZAAR_URL: 'http://127.0.0.1:1' },
+    }).catch((error: unknown) => error as { code: number; stderr: string });
+    expect(result).toMatchObject({ code: 1 });
+    expect((result as { stderr: string }).stderr).toContain(
+      'Bazaar is not reachable at http://127.0.0.1:1',
+    );
   });
 });
