@@ -190,6 +190,18 @@ export const TOOLS: readonly ToolSpec[] = [
     annotations: read,
   },
   {
+    name: 'list_my_negotiations',
+    title: 'List your negotiations',
+    description:
+      'Your own negotiations, newest first, each with its status, latest offer and counter-offer, rounds used and the ' +
+      'product’s name. Use `status: active` to find negotiations to continue without keeping their ids; pass ' +
+      '`next_cursor` as `cursor` (with the same status) for more.',
+    method: 'GET',
+    path: '/api/haggle',
+    auth: 'player',
+    annotations: read,
+  },
+  {
     name: 'get_player_stats',
     title: 'Read a player’s statistics and rank',
     description:

@@ -204,6 +204,8 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
         expect(accepted.data.session).toMatchObject({ status: 'accepted' });
       }
 
+      const listed = await call(player, 'list_my_negotiations', { status: 'accepted' });
+      expect((listed.data.items as { id: string }[]).map((item) => item.id)).toEqual([sessionId]);
       const session = await call(player, 'get_negotiation', { sessionId });
       expect(session.data.session).toMatchObject({ status: 'accepted' });
       const again = await call(player, 'abandon_negotiation', { session_id: sessionId });

@@ -113,3 +113,44 @@ export async function sessionCounts(
     finished: count(['accepted', 'rejected', 'abandoned', 'expired']),
   };
 }
+
+/**
+ * A page of the player's sessions, newest first, with the product's name. `after` is the last
+ * session of the previous page: ordering by (started_at, id) keeps pages stable while new
+ * sessions are opened.
+ */
+export function listOwnSessions(
+  db: Db,
+  filter: {
+    playerId: string;
+    status: SessionStatus | undefined;
+    after: { startedAt: string; id: string } | undefined;
+    limit: number;
+  },
+): Promise<(SessionRow & { product_name: string })[]> {
+  const { after } = filter;
+  return db
+    .selectFrom('haggle_sessions')
+    .innerJoin('products', 'products.id', 'haggle_sessions.product_id')
+    .selectAll('haggle_sessions')
+    .select('products.name as product_name')
+    .where('haggle_sessions.player_id', '=', filter.playerId)
+    .$if(filter.status !== undefined, (query) =>
+      query.where('haggle_sessions.status', '=', filter.status as SessionStatus),
+    )
+    .$if(after !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb('haggle_sessions.started_at', '<', after?.startedAt ?? ''),
+          eb.and([
+            eb('haggle_sessions.started_at', '=', after?.startedAt ?? ''),
+            eb('haggle_sessions.id', '<', after?.id ?? ''),
+          ]),
+        ]),
+      ),
+    )
+    .orderBy('haggle_sessions.started_at', 'desc')
+    .orderBy('haggle_sessions.id', 'desc')
+    .limit(filter.limit)
+    .execute();
+}

@@ -9,12 +9,15 @@ import {
   OfferResult,
   SessionBody,
   SessionDetail,
+  SessionListQuery,
+  SessionPage,
   SessionOnly,
   SessionParams,
   StartBody,
   StartedSession,
 } from './haggle.schemas.js';
 import { abandonSession, acceptCounter, makeOffer, readSession } from './haggle.service.js';
+import { listSessions } from './haggle.list.js';
 import { startSession } from './haggle.start.js';
 import type { HaggleDeps } from './haggle.session.js';
 import {
@@ -22,6 +25,7 @@ import {
   offerView,
   sessionDetailView,
   sessionOnlyView,
+  sessionPageView,
   startedView,
 } from './haggle.views.js';
 
@@ -154,6 +158,29 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     async (request) => ({
       success: true as const,
       data: sessionOnlyView(await abandonSession(deps, request.playerId, request.body.session_id)),
+    }),
+  );
+
+  app.get(
+    '/api/haggle',
+    {
+      schema: {
+        tags,
+        summary: 'List your negotiations',
+        description:
+          'Your own negotiations, newest first, to pick work up again without keeping ids. Filter by `status` ' +
+          '(e.g. `active`); pages of `limit` (default 20, at most 100): pass `next_cursor` as `cursor`, with the same ' +
+          '`status`, for the next page. Never shows anyone else’s negotiations.',
+        querystring: SessionListQuery,
+        response: {
+          200: Envelope(SessionPage),
+          ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: sessionPageView(await listSessions(store, request.playerId, request.query)),
     }),
   );
 

@@ -118,3 +118,32 @@ export type StartedSessionView = Static<typeof StartedSession>;
 export type OfferResultView = Static<typeof OfferResult>;
 export type AcceptResultView = Static<typeof AcceptResult>;
 export type SessionDetailView = Static<typeof SessionDetail>;
+
+export const SessionListQuery = Type.Object({
+  status: Type.Optional(Session.properties.status),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Sessions per page.' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 300,
+      description: '`next_cursor` of the previous page, with the same `status`.',
+    }),
+  ),
+});
+export type SessionListQuery = Static<typeof SessionListQuery>;
+
+export const SessionPage = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      ...Session.properties,
+      product_name: Type.String({ description: 'The name of the product negotiated for.' }),
+    }),
+  ),
+  count: Type.Integer({ minimum: 0, description: 'Sessions in this page.' }),
+  limit: Type.Integer({ minimum: 1, maximum: 100 }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  }),
+});
+export type SessionPageView = Static<typeof SessionPage>;

@@ -6,9 +6,11 @@ import type {
   MessageView,
   OfferResultView,
   SessionDetailView,
+  SessionPageView,
   SessionView,
   StartedSessionView,
 } from './haggle.schemas.js';
+import type { SessionList } from './haggle.list.js';
 import type { AcceptOutcome, OfferOutcome, SessionRead } from './haggle.service.js';
 import type { StartOutcome } from './haggle.start.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
@@ -86,5 +88,14 @@ export function sessionDetailView(read: SessionRead, baseUrl: string): SessionDe
     session: sessionView(read.session),
     product: productView(read.product, baseUrl),
     messages: read.messages.map(messageView),
+  };
+}
+
+export function sessionPageView(list: SessionList): SessionPageView {
+  return {
+    items: list.rows.map((row) => ({ ...sessionView(row), product_name: row.product_name })),
+    count: list.rows.length,
+    limit: list.limit,
+    next_cursor: list.nextCursor,
   };
 }
