@@ -1,9 +1,12 @@
 import { Type, type TSchema } from 'typebox';
 import { errorCodes, statusOfCode, type ErrorCode } from './errors.js';
 
-/** Success envelope: `{ success: true, data }`. */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Literal(true), data });
+/**
+ * Success envelope: `{ success: true, data }`, with what the answer means (the OpenAPI
+ * document's response description, read by people and by code generators).
+ */
+export const Envelope = <T extends TSchema>(data: T, description: string) =>
+  Type.Object({ success: Type.Literal(true), data }, { description });
 
 export const ErrorBody = Type.Object(
   {

@@ -130,7 +130,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description: 'Read one product by id: name, description, market price, category and stock.',
     method: 'GET',
     path: '/api/products/{id}',
-    auth: 'none',
+    auth: 'player',
     annotations: read,
   },
   {

@@ -10,13 +10,17 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
     {
       schema: {
         tags: ['catalog'],
+        operationId: 'searchCatalog',
         summary: 'Search documented tools, agents and frameworks',
         description:
           'Full-text search: every word of `q` must match (the last one also as a prefix), ignoring case and accents; ' +
           'listings whose name matches come first, then by relevance. Without `q`, listings are in name order. ' +
           'Characters such as quotes, `*`, `:` or `%` are searched for as text, never interpreted.',
         querystring: SearchQuery,
-        response: { 200: Envelope(SearchResult), ...errorResponses('validation_error') },
+        response: {
+          200: Envelope(SearchResult, 'A page of matching listings, best matches first.'),
+          ...errorResponses('validation_error'),
+        },
       },
     },
     async (request) => ({
@@ -30,9 +34,18 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
     {
       schema: {
         tags: ['catalog'],
+        operationId: 'getListing',
         summary: 'Read one listing',
+        description:
+          'One listing by its readable id (e.g. `langchain`), as returned by the search.',
         params: ListingParams,
-        response: { 200: Envelope(Listing), ...errorResponses('validation_error', 'not_found') },
+        response: {
+          200: Envelope(
+            Listing,
+            'The listing, with its provenance, authentication and limitations.',
+          ),
+          ...errorResponses('validation_error', 'not_found'),
+        },
       },
     },
     async (request) => ({

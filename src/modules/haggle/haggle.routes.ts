@@ -39,14 +39,15 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     {
       schema: {
         tags,
+        operationId: 'startNegotiation',
         summary: 'Open a negotiation for a product',
         description:
           'Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). ' +
           'If you already have an active negotiation for this product, it is returned with 200 instead of a new one.',
         body: StartBody,
         response: {
-          201: Envelope(StartedSession),
-          200: Envelope(StartedSession),
+          201: Envelope(StartedSession, 'A new negotiation, with the seller’s greeting.'),
+          200: Envelope(StartedSession, 'Your active negotiation for this product, as it was.'),
           ...errorResponses(
             'validation_error',
             'invalid_json',
@@ -73,6 +74,7 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     {
       schema: {
         tags,
+        operationId: 'makeOffer',
         summary: 'Make an offer',
         description:
           'The seller accepts (the deal is made at your offer), counters, or rejects. Offers below 40 % of the market price ' +
@@ -81,7 +83,10 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
           'Your `message` is stored but never changes the price. A failed request changes nothing and uses no round.',
         body: OfferBody,
         response: {
-          200: Envelope(OfferResult),
+          200: Envelope(
+            OfferResult,
+            'The seller’s answer, the negotiation after it and the product.',
+          ),
           ...errorResponses(
             'validation_error',
             'invalid_amount',
@@ -107,10 +112,16 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     {
       schema: {
         tags,
+        operationId: 'acceptCounterOffer',
         summary: "Accept the seller's counter-offer",
+        description:
+          'Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`.',
         body: SessionBody,
         response: {
-          200: Envelope(AcceptResult),
+          200: Envelope(
+            AcceptResult,
+            'The deal: the closed negotiation, its transaction, your credits and savings.',
+          ),
           ...errorResponses(
             'validation_error',
             'invalid_json',
@@ -139,11 +150,13 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     {
       schema: {
         tags,
+        operationId: 'abandonNegotiation',
         summary: 'Walk away from a negotiation',
-        description: 'No credits are lost.',
+        description:
+          'Ends an active negotiation without buying; no credits are lost. A finished negotiation answers 409 `session_not_active`.',
         body: SessionBody,
         response: {
-          200: Envelope(SessionOnly),
+          200: Envelope(SessionOnly, 'The negotiation, now abandoned.'),
           ...errorResponses(
             'validation_error',
             'invalid_json',
@@ -166,6 +179,7 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     {
       schema: {
         tags,
+        operationId: 'listMyNegotiations',
         summary: 'List your negotiations',
         description:
           'Your own negotiations, newest first, to pick work up again without keeping ids. Filter by `status` ' +
@@ -173,7 +187,7 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
           '`status`, for the next page. Never shows anyone else’s negotiations.',
         querystring: SessionListQuery,
         response: {
-          200: Envelope(SessionPage),
+          200: Envelope(SessionPage, 'A page of your negotiations, newest first.'),
           ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
         },
       },
@@ -189,11 +203,12 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
     {
       schema: {
         tags,
+        operationId: 'getNegotiation',
         summary: 'Read a negotiation with its messages',
         description: 'Your own sessions only; anyone else’s answers 404.',
         params: SessionParams,
         response: {
-          200: Envelope(SessionDetail),
+          200: Envelope(SessionDetail, 'The negotiation, its product and every message in order.'),
           ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
         },
       },

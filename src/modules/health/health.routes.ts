@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.js';
 import { AppError, STORAGE_RETRY_AFTER_SECONDS } from '../../http/errors.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 
-const Health = Envelope(Type.Object({ status: Type.Literal('ok') }));
+const Health = (description: string) =>
+  Envelope(Type.Object({ status: Type.Literal('ok') }), description);
 
 export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store }) => {
   app.get(
@@ -12,8 +13,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getHealth',
         summary: 'The process is up',
-        response: { 200: Health },
+        description:
+          'For liveness checks: answers while the process runs, without touching the database.',
+        response: { 200: Health('The process is up.') },
       },
     },
     () => ({ success: true as const, data: { status: 'ok' as const } }),
@@ -24,10 +28,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getReadiness',
         summary: 'The database answers',
         description:
           'For load balancers: 503 `storage_unavailable` while the database does not answer.',
-        response: { 200: Health, ...errorResponses() },
+        response: { 200: Health('The database answers.'), ...errorResponses() },
       },
     },
     async () => {

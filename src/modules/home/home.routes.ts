@@ -103,6 +103,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
     {
       schema: {
         tags,
+        operationId: 'getIndex',
         summary: 'Where to start: links to everything',
         description:
           'With `Accept: application/json` (or no preference), the service index: name, version and links to the OpenAPI ' +
@@ -112,7 +113,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
           200: {
             description: 'The service index, or a page of the same links for a browser.',
             content: {
-              'application/json': { schema: Envelope(Index) },
+              'application/json': { schema: Envelope(Index, 'The service index.') },
               'text/html': { schema: Type.String() },
             },
           },
@@ -138,6 +139,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
     {
       schema: {
         tags,
+        operationId: 'getLlmsTxt',
         summary: 'The service in the llms.txt format',
         description:
           'A summary for language models with links to the agent guide, the OpenAPI document and the MCP endpoint.',
@@ -156,6 +158,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
     {
       schema: {
         tags,
+        operationId: 'getAgentGuide',
         summary: 'The guide for agents',
         description:
           'How to register and keep the key, the game’s rules and the seller’s public rules, scoring, rate limits and how to back off, ' +

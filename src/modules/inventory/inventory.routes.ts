@@ -12,10 +12,13 @@ export const inventoryRoutes = authenticatedRoutes((app, { store, config }) => {
     {
       schema: {
         tags: ['game'],
+        operationId: 'getInventory',
         summary: 'Stock summary',
+        description:
+          'Counts of products and units in stock, per category, with every product; `category` narrows it to one.',
         querystring: Type.Object({ category: Type.Optional(CategoryName) }),
         response: {
-          200: Envelope(Inventory),
+          200: Envelope(Inventory, 'Products and stock, in total and per category.'),
           ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
         },
       },

@@ -16,12 +16,13 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = (
       config: { rateLimit: perAddress(config) },
       schema: {
         tags: ['game'],
+        operationId: 'getLeaderboard',
         summary: 'The leaderboard',
         description:
           'Players who have bought something, by score (market value bought per credit spent), then market value, then who bought first.',
         querystring: LeaderboardQuery,
         response: {
-          200: Envelope(Type.Array(Entry)),
+          200: Envelope(Type.Array(Entry), 'The ranked players.'),
           ...errorResponses('validation_error', 'rate_limited'),
         },
       },

@@ -24,6 +24,7 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       config: { rateLimit: perAddressHourly(config) },
       schema: {
         tags: ['players'],
+        operationId: 'registerPlayer',
         summary: 'Register, or find an existing player',
         description:
           'A new username and e-mail → 201 with the new player and its `api_key`, shown only this once. ' +
@@ -31,8 +32,11 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           'A username of one player with the e-mail of another → 409 `identity_conflict`.',
         body: RegisterBody,
         response: {
-          201: Envelope(NewPlayer),
-          200: Envelope(Player),
+          201: Envelope(NewPlayer, 'A new player, with its API key shown only now.'),
+          200: Envelope(
+            Player,
+            'The player that already has this username or e-mail, without a key.',
+          ),
           ...errorResponses(
             'validation_error',
             'invalid_json',
@@ -57,12 +61,13 @@ const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
     {
       schema: {
         tags: ['players'],
+        operationId: 'listPlayers',
         summary: 'List or find players',
         description:
           'Without filters, every player (oldest first, up to `limit`). E-mails are shown only on your own record.',
         querystring: PlayerQuery,
         response: {
-          200: Envelope(Type.Array(Player)),
+          200: Envelope(Type.Array(Player), 'The players found, oldest first.'),
           ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
         },
       },
@@ -78,10 +83,13 @@ const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
     {
       schema: {
         tags: ['players'],
+        operationId: 'getPlayer',
         summary: 'Read one player',
+        description:
+          'Any player’s public record: username, credits and totals. The e-mail address is shown only on your own record.',
         params: PlayerParams,
         response: {
-          200: Envelope(Player),
+          200: Envelope(Player, 'The player’s record; the e-mail only on your own.'),
           ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
         },
       },
@@ -97,10 +105,13 @@ const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
     {
       schema: {
         tags: ['players'],
+        operationId: 'getPlayerStats',
         summary: "A player's statistics and rank",
+        description:
+          'Credits, totals, score (market value bought / credits spent), rank, savings, negotiation counts and best discount of any player; pass your own id to see where you stand.',
         params: PlayerParams,
         response: {
-          200: Envelope(PlayerStats),
+          200: Envelope(PlayerStats, 'The player’s statistics and leaderboard rank.'),
           ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
         },
       },
@@ -116,11 +127,12 @@ const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
     {
       schema: {
         tags: ['players'],
+        operationId: 'rotateApiKey',
         summary: 'Replace your API key',
         description: 'Returns a new key, shown only this once; the old key stops working at once.',
         params: PlayerParams,
         response: {
-          200: Envelope(NewPlayer),
+          200: Envelope(NewPlayer, 'Your record with the new API key, shown only now.'),
           ...errorResponses(
             'validation_error',
             'unauthorized',

@@ -18,11 +18,12 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       config: { rateLimit },
       schema: {
         tags: ['products'],
+        operationId: 'listProducts',
         summary: 'List products',
         description: 'Every product the seller offers, by category and name. No key needed.',
         querystring: ProductQuery,
         response: {
-          200: Envelope(Type.Array(Product)),
+          200: Envelope(Type.Array(Product), 'The products, by category and name.'),
           ...errorResponses('validation_error', 'rate_limited'),
         },
       },
@@ -48,10 +49,13 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         {
           schema: {
             tags: ['products'],
+            operationId: 'getProduct',
             summary: 'Read one product',
+            description:
+              'One product by id: name, description, market price, category, stock and image.',
             params: ProductParams,
             response: {
-              200: Envelope(Product),
+              200: Envelope(Product, 'The product, with its market price and stock.'),
               ...errorResponses('validation_error', 'unauthorized', 'not_found', 'rate_limited'),
             },
           },
@@ -72,7 +76,9 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       config: { rateLimit },
       schema: {
         tags: ['products'],
+        operationId: 'getProductImage',
         summary: "A product's image (SVG)",
+        description: 'A generated SVG picture of the product, cacheable for a day.',
         params: ProductParams,
         produces: ['image/svg+xml'],
         response: {

@@ -20,6 +20,7 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { sto
     {
       schema: {
         tags,
+        operationId: 'fileRequest',
         summary: 'File a request for a capability, a correction or a pilot',
         description:
           'Returns a private receipt: keep the `token`, it is shown only once and is the only way to read or delete the request. ' +
@@ -27,7 +28,10 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { sto
           'Daily limits apply per client address and for the whole service (429 until midnight UTC).',
         body: NewRequestBody,
         response: {
-          201: Envelope(Receipt),
+          201: Envelope(
+            Receipt,
+            'The request is stored; the receipt carries its private token, shown only now.',
+          ),
           ...errorResponses(
             'validation_error',
             'invalid_json',
@@ -55,11 +59,15 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { sto
       schema: {
         tags,
         security,
+        operationId: 'getRequest',
         summary: 'Read a request and its answer',
         description:
           'Needs the receipt token as `Authorization: Bearer rq_…`. A missing or wrong token and an unknown or deleted request all answer the same 404.',
         params: RequestParams,
-        response: { 200: Envelope(StoredRequest), ...errorResponses('not_found') },
+        response: {
+          200: Envelope(StoredRequest, 'The request, its status and the operators’ answer.'),
+          ...errorResponses('not_found'),
+        },
       },
     },
     async (request) => ({
@@ -74,10 +82,14 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { sto
       schema: {
         tags,
         security,
+        operationId: 'deleteRequest',
         summary: 'Delete a request for good',
         description: 'Needs the receipt token. The request is removed, not hidden.',
         params: RequestParams,
-        response: { 200: Envelope(Deleted), ...errorResponses('not_found') },
+        response: {
+          200: Envelope(Deleted, 'The request is deleted for good.'),
+          ...errorResponses('not_found'),
+        },
       },
     },
     async (request) => ({

@@ -11,11 +11,12 @@ export const transactionsRoutes = authenticatedRoutes((app, { store, config }) =
     {
       schema: {
         tags: ['game'],
+        operationId: 'listTransactions',
         summary: 'List completed deals',
         description: 'Newest first, with the product’s details. Deals are public game records.',
         querystring: TransactionQuery,
         response: {
-          200: Envelope(Type.Array(Transaction)),
+          200: Envelope(Type.Array(Transaction), 'Completed deals, newest first.'),
           ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
         },
       },

@@ -1,0 +1,144 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codesOfResponse } from '../../src/http/openapi.js';
+import { statusOfCode } from '../../src/http/errors.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+type Json = Record<string, unknown>;
+
+interface Response {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: Json; example?: unknown }>;
+}
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  responses: Record<string, Response>;
+}
+
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json> };
+}
+
+/** Every operation of the document, as `METHOD path` with the operation. */
+function operations(document: Document): [string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]): [string, Operation] => [
+      `${method.toUpperCase()} ${path}`,
+      operation,
+    ]),
+  );
+}
+
+/** Every schema node that carries an `example`, with where it is. */
+function examples(node: unknown, where: string, found: [string, Json][] = []): [string, Json][] {
+  if (Array.isArray(node)) node.forEach((item, i) => examples(item, `${where}/${i}`, found));
+  else if (node !== null && typeof node === 'object') {
+    const object = node as Json;
+    if ('example' in object && ('type' in object || 'anyOf' in object || 'enum' in object)) {
+      found.push([where, object]);
+    }
+    for (const [key, value] of Object.entries(object)) examples(value, `${where}/${key}`, found);
+  }
+  return found;
+}
+
+describe('OpenAPI document for tools', () => {
+  let t: TestApp;
+  let document: Document;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    document = (await t.app.inject('/openapi.json')).json<Document>();
+  });
+  afterAll(() => t.close());
+
+  it('should be valid OpenAPI 3.1', async () => {
+    const result = await new Validator().validate(document as never);
+    expect(result.errors ?? []).toEqual([]);
+  });
+
+  it('should give every operation a unique operationId, a summary and a description', () => {
+    const ids = new Set<string>();
+    for (const [name, operation] of operations(document)) {
+      expect(operation.operationId, name).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(ids.has(operation.operationId ?? ''), `${name}: duplicate operationId`).toBe(false);
+      ids.add(operation.operationId ?? '');
+      expect(operation.summary?.length ?? 0, `${name}: summary`).toBeGreaterThan(5);
+      expect(operation.description?.length ?? 0, `${name}: description`).toBeGreaterThan(20);
+    }
+  });
+
+  it('should describe every success response for real', () => {
+    for (const [name, operation] of operations(document)) {
+      const successes = Object.entries(operation.responses).filter(([status]) =>
+        status.startsWith('2'),
+      );
+      expect(successes.length, name).toBeGreaterThan(0);
+      for (const [status, response] of successes) {
+        expect(response.description, `${name} ${status}`).not.toBe('Default Response');
+        expect(response.description.length, `${name} ${status}`).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  it('should list under each error status only codes of that status, and the ones every route can answer', () => {
+    for (const [name, operation] of operations(document)) {
+      const errors = Object.entries(operation.responses).filter(([status]) => status >= '400');
+      const codes = errors.flatMap(([, response]) => codesOfResponse(response.description));
+      for (const [status, response] of errors) {
+        const named = codesOfResponse(response.description);
+        expect(named.length, `${name} ${status}`).toBeGreaterThan(0);
+        for (const code of named) {
+          expect(statusOfCode[code as keyof typeof statusOfCode], `${name} ${code}`).toBe(
+            Number(status),
+          );
+        }
+      }
+      // Every handler can fail on the database, and the page about itself excepted, everything is in the envelope.
+      if (name.startsWith('GET /api') || name.startsWith('POST') || name.startsWith('DELETE')) {
+        expect(codes, name).toEqual(
+          expect.arrayContaining(['internal_error', 'storage_unavailable']),
+        );
+      }
+      // A route behind an API key can refuse it, and counts requests per player.
+      if (operation.security?.some((entry) => 'apiKey' in (entry as Json)) === true) {
+        expect(codes, name).toEqual(expect.arrayContaining(['unauthorized', 'rate_limited']));
+      }
+    }
+  });
+
+  it('should document the rate-limit headers on rate-limited operations', () => {
+    for (const [name, operation] of operations(document)) {
+      const limited = operation.responses['429'];
+      if (limited === undefined) continue;
+      expect(Object.keys(limited.headers ?? {}), name).toContain('Retry-After');
+      if (!codesOfResponse(limited.description).includes('rate_limited')) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!status.startsWith('2')) continue;
+        expect(Object.keys(response.headers ?? {}), `${name} ${status}`).toEqual([
+          'RateLimit-Limit',
+          'RateLimit-Remaining',
+          'RateLimit-Reset',
+        ]);
+      }
+    }
+  });
+
+  it('should have every example valid against its own schema', () => {
+    const ajv = addFormats.default(new Ajv2020({ strict: false, allErrors: true }));
+    const found = examples(document.paths, '#/paths');
+    expect(found.length).toBeGreaterThan(20);
+    for (const [where, schema] of found) {
+      const { example, ...rest } = schema;
+      const validate = ajv.compile(rest);
+      expect(validate(example) ? [] : validate.errors, where).toEqual([]);
+    }
+  });
+});
