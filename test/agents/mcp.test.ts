@@ -185,6 +185,9 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
       );
       if (product === undefined) throw new Error('no affordable product');
 
+      const read = await call(player, 'get_product', { id: product.id });
+      expect(read.data).toMatchObject({ id: product.id, market_price: product.market_price });
+
       const started = await call(player, 'start_negotiation', {
         player_id: me.id,
         product_id: product.id,
