@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codesOfResponse } from '../../src/http/openapi.js';
 import { statusOfCode } from '../../src/http/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { GameClient, UNLIMITED } from '../helpers/game.js';
 
 type Json = Record<string, unknown>;
 
@@ -16,6 +17,8 @@ interface Response {
 
 interface Operation {
   operationId?: string;
+  parameters?: { in: string; name: string }[];
+  requestBody?: unknown;
   summary?: string;
   description?: string;
   security?: unknown[];
@@ -54,7 +57,7 @@ describe('OpenAPI document for tools', () => {
   let t: TestApp;
   let document: Document;
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
+    t = await createTestApp('sqlite', UNLIMITED);
     document = (await t.app.inject('/openapi.json')).json<Document>();
   });
   afterAll(() => t.close());
@@ -140,5 +143,45 @@ describe('OpenAPI document for tools', () => {
       const validate = ajv.compile(rest);
       expect(validate(example) ? [] : validate.errors, where).toEqual([]);
     }
+  });
+
+  it('should declare every error code an operation answers to missing, unknown and malformed input', async () => {
+    const player = await new GameClient(t).newPlayer('doc');
+    const undeclared: string[] = [];
+    for (const [name, operation] of operations(document)) {
+      const [method, path] = name.split(' ') as [string, string];
+      const declared = Object.values(operation.responses).flatMap((response) =>
+        codesOfResponse(response.description),
+      );
+      const url = (id: string) => path.replace(/\{[^}]+\}/g, id);
+      const attempts: { url: string; auth?: string; payload?: string }[] = [
+        // No key, and ids that name nothing: a UUID, then text that is no id at all.
+        { url: url('00000000-0000-4000-8000-000000000000') },
+        { url: url('00000000-0000-4000-8000-000000000000'), auth: player.auth.authorization },
+        { url: url('not-an-id'), auth: player.auth.authorization },
+        { url: url('not-an-id'), auth: 'Bearer hg_wrong' },
+      ];
+      if (operation.requestBody !== undefined) {
+        attempts.push(
+          { url: url('x'), auth: player.auth.authorization, payload: '{' },
+          { url: url('x'), auth: player.auth.authorization, payload: '{"unexpected":true}' },
+        );
+      }
+      for (const attempt of attempts) {
+        const response = await t.app.inject({
+          method: method as 'GET',
+          url: attempt.url,
+          headers: {
+            ...(attempt.auth === undefined ? {} : { authorization: attempt.auth }),
+            ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(method === 'POST' ? { payload: attempt.payload ?? '{}' } : {}),
+        });
+        if (response.statusCode < 400) continue;
+        const { code } = response.json<{ code: string }>();
+        if (!declared.includes(code)) undeclared.push(`${name} → ${response.statusCode} ${code}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
   });
 });
