@@ -160,7 +160,7 @@ export function AccountPage() {
       ) : transactions.length === 0 ? (
         <p>No deals yet.</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Your transactions">
           <table>
             <caption class="visually-hidden">Your deals, newest first</caption>
             <thead>
@@ -217,7 +217,7 @@ export function LeaderboardPage() {
           Nobody has bought anything yet. <a href="/play">Be the first.</a>
         </p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Leaderboard">
           <table>
             <caption class="visually-hidden">Players by score</caption>
             <thead>

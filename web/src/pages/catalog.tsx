@@ -162,7 +162,7 @@ export function CatalogPage() {
             ? 'No listing matches.'
             : result.total !== undefined
               ? `${result.total} listing${result.total === 1 ? '' : 's'}`
-              : `${items.length}${result.next_cursor === null ? '' : '+'} listing${items.length === 1 ? '' : 's'}`}
+              : `${items.length} listing${items.length === 1 ? '' : 's'}${result.next_cursor === null ? '' : ' shown, more below'}`}
       </p>
       {result !== null && items.length === 0 ? (
         <div class="empty">

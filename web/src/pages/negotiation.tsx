@@ -226,12 +226,7 @@ export function NegotiationPage(props: { id: string }) {
           <form onSubmit={offer} class="offer-form">
             <div class={offerError === undefined ? 'field' : 'field field-invalid'}>
               <label for="offer">Your offer (credits)</label>
-              <p class="hint" id="offer-hint">
-                {player === null
-                  ? 'Up to 2 decimals.'
-                  : `You have ${credits(player.credits)} credits.`}
-                {tooMuch ? ' That is more than you have: the seller will refuse it.' : ''}
-              </p>
+
               <input
                 id="offer"
                 type="text"
@@ -242,6 +237,12 @@ export function NegotiationPage(props: { id: string }) {
                 onInput={(event) => setAmount(event.currentTarget.value)}
                 {...describedBy('offer', true, offerError)}
               />
+              <p class="hint" id="offer-hint">
+                {player === null
+                  ? 'Up to 2 decimals.'
+                  : `You have ${credits(player.credits)} credits.`}
+                {tooMuch ? ' That is more than you have: the seller will refuse it.' : ''}
+              </p>
               {offerError === undefined ? null : (
                 <p class="field-error" id="offer-error">
                   {offerError}
