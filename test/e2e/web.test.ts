@@ -98,6 +98,7 @@ describe.skipIf(!browserPresent && !browserRequired)('in Chromium', { timeout: 1
   };
 
   beforeAll(async () => {
+    if (!browserPresent) throw new Error(`E2E_REQUIRED=1 but there is no Chromium at ${CHROMIUM}.`);
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
