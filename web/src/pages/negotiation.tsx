@@ -171,6 +171,11 @@ export function NegotiationPage(props: { id: string }) {
           <li key={entry.id} class={`bubble bubble-${entry.sender}`}>
             <span class="who">{entry.sender === 'seller' ? 'Seller' : 'You'}</span>
             {entry.round > 0 ? <span class="round"> · round {entry.round}</span> : null}
+            {entry.sender === 'seller' &&
+            entry.round === session.max_rounds - 1 &&
+            entry.offer_amount !== null ? (
+              <span class="badge badge-warning"> final counter-offer</span>
+            ) : null}
             <p>{entry.message}</p>
             {entry.offer_amount === null ? null : (
               <p class="amount">{credits(entry.offer_amount)}</p>
