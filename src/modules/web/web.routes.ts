@@ -61,11 +61,15 @@ export const webRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
   }
 
   const hide = { schema: { hide: true } };
-  app.get('/', hide, (request, reply) => {
-    reply.header('vary', 'accept');
-    if (wantsHtml(request)) return sendAppShell(reply);
-    reply.callNotFound();
-    return reply;
-  });
+  // A module registered earlier may own `/` (e.g. an index for programs); it then serves the
+  // shell to browsers itself through `wantsHtml` and `sendAppShell`.
+  if (!app.hasRoute({ method: 'GET', url: '/' })) {
+    app.get('/', hide, (request, reply) => {
+      reply.header('vary', 'accept');
+      if (wantsHtml(request)) return sendAppShell(reply);
+      reply.callNotFound();
+      return reply;
+    });
+  }
   for (const path of APP_PATHS) app.get(path, hide, (_request, reply) => sendAppShell(reply));
 };

@@ -289,7 +289,7 @@ export function PlayPage() {
       <ul class="cards products">
         {(products ?? []).map((product) => (
           <li key={product.id} class="card">
-            <img src={product.image_url} alt="" width={96} height={96} loading="lazy" />
+            <img src={product.image_url} alt="" width={96} height={96} />
             <div>
               <h3>{product.name}</h3>
               <p class="meta">
