@@ -23,6 +23,25 @@ export function usePlayerRecord(me: Me | null): [Player | null, () => void] {
   return [player, () => setVersion((value) => value + 1)];
 }
 
+/** A new key, shown once, with the way to copy it. */
+function NewKey(props: { me: Me; onDone: () => void }) {
+  return (
+    <section aria-labelledby="key-heading" class="panel">
+      <h2 id="key-heading">Your API key</h2>
+      <Alert kind="warning">
+        <strong>Save this key now: it is shown only once.</strong> This browser keeps it until you
+        choose “Forget this key”; on any other device you need it to sign in.
+      </Alert>
+      <p>
+        <code id="api-key">{props.me.key}</code> <CopyButton text={props.me.key} label="Copy key" />
+      </p>
+      <button type="button" onClick={props.onDone}>
+        I have saved it: start playing
+      </button>
+    </section>
+  );
+}
+
 /** Who is playing, with their credits and the way to forget the key. */
 export function PlayerBar(props: { me: Me; player: Player | null }) {
   return (
@@ -43,12 +62,11 @@ export function PlayerBar(props: { me: Me; player: Player | null }) {
   );
 }
 
-function Register() {
+function Register(props: { onCreated: (me: Me) => void }) {
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [error, setError] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
-  const [created, setCreated] = useState<Me | null>(null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -62,7 +80,10 @@ function Register() {
         setError('That player exists already. Sign in with the key you received when registering.');
         return;
       }
-      setCreated({ id: result.id, username: result.username, key });
+      // Kept in this browser at once: a reload before the key is copied must not lose it.
+      const me = { id: result.id, username: result.username, key };
+      signIn(me);
+      props.onCreated(me);
     } catch (failure) {
       setError(message(failure));
       if (failure instanceof ApiError) {
@@ -75,23 +96,6 @@ function Register() {
     }
   };
 
-  if (created !== null) {
-    return (
-      <section aria-labelledby="key-heading" class="panel">
-        <h2 id="key-heading">Your API key</h2>
-        <Alert kind="warning">
-          <strong>Save this key now: it is shown only once.</strong> This browser keeps it until you
-          choose “Forget this key”; on any other device you need it to sign in.
-        </Alert>
-        <p>
-          <code id="api-key">{created.key}</code> <CopyButton text={created.key} label="Copy key" />
-        </p>
-        <button type="button" onClick={() => signIn(created)}>
-          I have saved it: start playing
-        </button>
-      </section>
-    );
-  }
   return (
     <section aria-labelledby="register-heading" class="panel">
       <h2 id="register-heading">New player</h2>
@@ -181,6 +185,7 @@ const categories = ['Electronics', 'Fashion', 'Food & Drink', 'Books', 'Home & K
 export function PlayPage() {
   const me = usePlayer();
   const [player] = usePlayerRecord(me);
+  const [newKey, setNewKey] = useState<Me | null>(null);
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('');
   const [inStock, setInStock] = useState(false);
@@ -236,12 +241,15 @@ export function PlayPage() {
             the market value you bought per credit spent.
           </p>
           <div class="columns">
-            <Register />
+            <Register onCreated={setNewKey} />
             <SignIn />
           </div>
         </>
       ) : (
         <PlayerBar me={me} player={player} />
+      )}
+      {newKey === null || me === null ? null : (
+        <NewKey me={newKey} onDone={() => setNewKey(null)} />
       )}
       <h2>Products</h2>
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
