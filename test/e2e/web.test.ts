@@ -292,12 +292,30 @@ describe.skipIf(!browserPresent && !browserRequired)('in Chromium', { timeout: 1
       .toMatch(`Playing as ${username}`);
   });
 
-  it('is usable with the keyboard alone: skip link first, then the navigation', async () => {
+  it('is usable with the keyboard alone: skip link first, then the navigation; forms in order', async () => {
     await page.goto(`${base}/`);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Bazaar');
+
+    // At phone width, the request form in reading order, submitted with Enter: the error is
+    // announced and focus goes to the field it is about.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${base}/requests/new`);
+    const order: string[] = [];
+    for (let i = 0; i < 20 && !order.includes('capability_id'); i++) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement?.id ?? ''));
+    }
+    const fields = ['kind', 'task', 'contact', 'blocker', 'client', 'capability_id'];
+    expect(order.filter((id) => fields.includes(id))).toEqual(fields);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('task');
+    expect(await page.locator('#task-error').textContent()).toMatch(/at least 12 characters/);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     await page.goto(`${base}/play/unknown-page`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Page not found');
     await audit('not-found');
