@@ -119,6 +119,8 @@ describe.skipIf(!browserPresent && !browserRequired)('in Chromium', { timeout: 1
     await expect.poll(() => page.getByRole('heading', { name: 'Provenance' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Authentication' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Limitations' }).count()).toBe(1);
+    const sourceLinks = page.locator('section[aria-labelledby="provenance"] a[href^="https://"]');
+    expect(await sourceLinks.count()).toBeGreaterThan(0);
     await audit('listing');
 
     await page.getByRole('link', { name: 'Catalog', exact: true }).click();

@@ -44,6 +44,14 @@ export interface paths {
                                 /** @description Items in this page. */
                                 count: number;
                                 items: {
+                                    /**
+                                     * @description Other names and common phrasings people search for, e.g. `STT`.
+                                     * @example [
+                                     *       "STT",
+                                     *       "transcription"
+                                     *     ]
+                                     */
+                                    aliases?: string[];
                                     authentication: {
                                         notes: string;
                                         /** @description Whether using it needs credentials. */
@@ -56,6 +64,11 @@ export interface paths {
                                      *     ]
                                      */
                                     categories: string[];
+                                    /**
+                                     * Format: date
+                                     * @description When the facts were last checked against `sources` (YYYY-MM-DD).
+                                     */
+                                    checked_at?: string;
                                     description: string;
                                     /** Format: uri */
                                     documentation_url: string;
@@ -99,6 +112,8 @@ export interface paths {
                                         verification: "documented" | "maintainer_confirmed" | "unverified";
                                     };
                                     repository_url: string | null;
+                                    /** @description The public pages this listing's facts come from. */
+                                    sources?: string[];
                                     status: "active" | "deprecated";
                                     /** @description One sentence. */
                                     summary: string;
@@ -184,6 +199,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /**
+                                 * @description Other names and common phrasings people search for, e.g. `STT`.
+                                 * @example [
+                                 *       "STT",
+                                 *       "transcription"
+                                 *     ]
+                                 */
+                                aliases?: string[];
                                 authentication: {
                                     notes: string;
                                     /** @description Whether using it needs credentials. */
@@ -196,6 +219,11 @@ export interface paths {
                                  *     ]
                                  */
                                 categories: string[];
+                                /**
+                                 * Format: date
+                                 * @description When the facts were last checked against `sources` (YYYY-MM-DD).
+                                 */
+                                checked_at?: string;
                                 description: string;
                                 /** Format: uri */
                                 documentation_url: string;
@@ -239,6 +267,8 @@ export interface paths {
                                     verification: "documented" | "maintainer_confirmed" | "unverified";
                                 };
                                 repository_url: string | null;
+                                /** @description The public pages this listing's facts come from. */
+                                sources?: string[];
                                 status: "active" | "deprecated";
                                 /** @description One sentence. */
                                 summary: string;

@@ -40,6 +40,9 @@ export function ListingPage(props: { id: string }) {
   }
   if (listing === null) return <Page title="Loading listing…">{null}</Page>;
   const { provenance, authentication } = listing;
+  // Every page the facts come from, the provenance page first.
+  const sources = [...new Set([provenance.source_url, ...(listing.sources ?? [])])];
+  const aliases = listing.aliases ?? [];
   return (
     <Page title={listing.name}>
       <p class="meta">
@@ -50,6 +53,7 @@ export function ListingPage(props: { id: string }) {
         ) : null}
       </p>
       <p class="lead">{listing.summary}</p>
+      {aliases.length === 0 ? null : <p class="muted">Also known as {aliases.join(', ')}.</p>}
       <p>{listing.description}</p>
       <ul class="links">
         <li>
@@ -97,16 +101,22 @@ export function ListingPage(props: { id: string }) {
         <dl class="facts">
           <dt>Publisher</dt>
           <dd>{provenance.publisher}</dd>
-          <dt>Source</dt>
+          <dt>{sources.length === 1 ? 'Source' : 'Sources'}</dt>
           <dd>
-            <a href={provenance.source_url} rel="noopener noreferrer">
-              {provenance.source_url}
-            </a>
+            <ul class="plain">
+              {sources.map((url) => (
+                <li key={url}>
+                  <a href={url} rel="noopener noreferrer">
+                    {url}
+                  </a>
+                </li>
+              ))}
+            </ul>
           </dd>
           <dt>License</dt>
           <dd>{provenance.license ?? 'Proprietary'}</dd>
           <dt>Checked</dt>
-          <dd>{date(provenance.retrieved_at)}</dd>
+          <dd>{date(listing.checked_at ?? provenance.retrieved_at)}</dd>
           <dt>Verification</dt>
           <dd>{verification[provenance.verification]}</dd>
           <dt>Categories</dt>
