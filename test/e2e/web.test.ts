@@ -19,7 +19,7 @@ let database: TestDatabase;
 let base: string;
 
 beforeAll(async () => {
-  await ensureWebBuilt();
+  ensureWebBuilt();
   database = await createTestDatabase('sqlite');
   server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
   base = server.baseUrl;
