@@ -13,7 +13,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/db/database.js';
-import { prepareStore } from '../src/db/setup.js';
+import { prepareStore } from '../src/setup.js';
 import { createLogger } from '../src/logger.js';
 
 export const API_TYPES_FILE = fileURLToPath(new URL('../web/src/api-schema.ts', import.meta.url));
