@@ -25,6 +25,7 @@ import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { playersRoutes } from './modules/players/players.routes.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
+import { webRoutes } from './modules/web/web.routes.js';
 
 export const API_VERSION = '0.3.0';
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(leaderboardRoutes, context);
   await app.register(inventoryRoutes, context);
   await app.register(mcpRoutes, { ...context, version: API_VERSION });
+  await app.register(webRoutes);
 
   return app;
 }

@@ -45,14 +45,15 @@ describe('the front door for machines', () => {
     expect(curl.json<{ success: boolean }>().success).toBe(true);
   });
 
-  it('should give a browser a page with the same links', async () => {
+  it('should give a browser the web app', async () => {
     const response = await t.app.inject({
       url: '/',
       headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', host: 'bazaar.test' },
     });
+    expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(response.body).toContain('<a href="http://bazaar.test/llms.txt">');
-    expect(response.body).toContain('<a href="http://bazaar.test/mcp">');
+    expect(response.headers.vary).toMatch(/accept/i);
+    expect(response.body).toContain('<div id="app">');
   });
 
   it('should serve llms.txt in its format', async () => {

@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope } from '../../http/schemas.js';
+import { sendAppShell, wantsHtml } from '../web/web.routes.js';
 
 /** The guide for agents, kept with the other documentation and served with this service's address. */
 const GUIDE_FILE = new URL('../../../docs/agents.md', import.meta.url);
@@ -51,22 +52,6 @@ function indexOf(baseUrl: string, version: string): Index {
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** What a browser gets at `/`: the index's links on a page. */
-export function homePage(index: Index): string {
-  const items = Object.entries(index.links)
-    .map(([name, url]) => `<li><a href="${escapeHtml(url)}">${escapeHtml(name)}</a></li>`)
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Bazaar</title></head>
-<body><main><h1>Bazaar</h1><p>${escapeHtml(index.description)}</p><ul>
-${items}
-</ul></main></body></html>
-`;
-}
-
 function llmsTxt(baseUrl: string): string {
   return `# Bazaar
 
@@ -108,10 +93,10 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
         description:
           'With `Accept: application/json` (or no preference), the service index: name, version and links to the OpenAPI ' +
           'document, the reference page, the MCP endpoint, llms.txt, the agent guide and health. A browser asking for ' +
-          '`text/html` gets a page with the same links.',
+          '`text/html` gets the web app.',
         response: {
           200: {
-            description: 'The service index, or a page of the same links for a browser.',
+            description: 'The service index, or the web app for a browser.',
             content: {
               'application/json': { schema: Envelope(Index, 'The service index.') },
               'text/html': { schema: Type.String() },
@@ -121,12 +106,13 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
       },
     },
     async (request, reply) => {
-      const index = indexOf(publicBaseUrl(request, config), version);
-      // Only a client that names HTML gets HTML; agents and `curl` (`*/*`) get the JSON index.
-      if ((request.headers.accept ?? '').includes('text/html')) {
-        return reply.type('text/html; charset=utf-8').send(homePage(index));
-      }
-      return reply.send({ success: true as const, data: index });
+      reply.header('vary', 'accept');
+      // Only a client that names HTML gets the web app; agents and `curl` (`*/*`) get the index.
+      if (wantsHtml(request)) return sendAppShell(reply);
+      return reply.send({
+        success: true as const,
+        data: indexOf(publicBaseUrl(request, config), version),
+      });
     },
   );
 

@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, message, type Listing } from '../api';
+import { Alert, Page, date } from '../ui';
+
+const verification: Record<Listing['provenance']['verification'], string> = {
+  documented: 'Taken from public documentation',
+  maintainer_confirmed: 'Confirmed by the maintainers',
+  unverified: 'Not verified',
+};
+
+const schemeNames: Record<string, string> = {
+  none: 'none',
+  api_key: 'API key',
+  bearer: 'bearer token',
+  oauth2: 'OAuth 2',
+  basic: 'HTTP basic',
+  mtls: 'mutual TLS',
+  other: 'other',
+};
+
+export function ListingPage(props: { id: string }) {
+  const [listing, setListing] = useState<Listing | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    call(api.GET('/api/catalog/{id}', { params: { path: { id: props.id } } })).then(
+      setListing,
+      (failure: unknown) => {
+        setError(message(failure));
+      },
+    );
+  }, [props.id]);
+
+  if (error !== '') {
+    return (
+      <Page title="Listing not found">
+        <Alert>{error}</Alert>
+        <a href="/">Back to the catalog</a>
+      </Page>
+    );
+  }
+  if (listing === null) return <Page title="Loading listing…">{null}</Page>;
+  const { provenance, authentication } = listing;
+  // Every page the facts come from, the provenance page first.
+  const sources = [...new Set([provenance.source_url, ...(listing.sources ?? [])])];
+  const aliases = listing.aliases ?? [];
+  return (
+    <Page title={listing.name}>
+      <p class="meta">
+        <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
+        {listing.version === null ? null : <span class="badge">version {listing.version}</span>}
+        {listing.status === 'deprecated' ? (
+          <span class="badge badge-warning">deprecated</span>
+        ) : null}
+      </p>
+      <p class="lead">{listing.summary}</p>
+      {aliases.length === 0 ? null : <p class="muted">Also known as {aliases.join(', ')}.</p>}
+      <p>{listing.description}</p>
+      <ul class="links">
+        <li>
+          <a href={listing.homepage_url} rel="noopener noreferrer">
+            Homepage
+          </a>
+        </li>
+        <li>
+          <a href={listing.documentation_url} rel="noopener noreferrer">
+            Documentation
+          </a>
+        </li>
+        {listing.repository_url === null ? null : (
+          <li>
+            <a href={listing.repository_url} rel="noopener noreferrer">
+              Source repository
+            </a>
+          </li>
+        )}
+      </ul>
+
+      <section aria-labelledby="auth">
+        <h2 id="auth">Authentication</h2>
+        <p>
+          <strong>
+            {authentication.required ? 'Credentials are required.' : 'No credentials are needed.'}
+          </strong>{' '}
+          Schemes:{' '}
+          {authentication.schemes.map((scheme) => schemeNames[scheme] ?? scheme).join(', ')}.
+        </p>
+        <p>{authentication.notes}</p>
+      </section>
+
+      <section aria-labelledby="limits">
+        <h2 id="limits">Limitations</h2>
+        <ul>
+          {listing.limitations.map((limit) => (
+            <li key={limit}>{limit}</li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="provenance">
+        <h2 id="provenance">Provenance</h2>
+        <dl class="facts">
+          <dt>Publisher</dt>
+          <dd>{provenance.publisher}</dd>
+          <dt>{sources.length === 1 ? 'Source' : 'Sources'}</dt>
+          <dd>
+            <ul class="plain">
+              {sources.map((url) => (
+                <li key={url}>
+                  <a href={url} rel="noopener noreferrer">
+                    {url}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </dd>
+          <dt>License</dt>
+          <dd>{provenance.license ?? 'Proprietary'}</dd>
+          <dt>Checked</dt>
+          <dd>{date(listing.checked_at ?? provenance.retrieved_at)}</dd>
+          <dt>Verification</dt>
+          <dd>{verification[provenance.verification]}</dd>
+          <dt>Categories</dt>
+          <dd>{listing.categories.join(', ')}</dd>
+          <dt>Protocols</dt>
+          <dd>{listing.protocols.length === 0 ? 'none listed' : listing.protocols.join(', ')}</dd>
+          <dt>Updated in the catalog</dt>
+          <dd>{date(listing.updated_at)}</dd>
+        </dl>
+      </section>
+
+      <p class="actions">
+        <a
+          class="button"
+          href={`/requests/new?kind=correction&capability_id=${encodeURIComponent(listing.id)}`}
+        >
+          Report a correction
+        </a>
+        <a
+          class="button button-quiet"
+          href={`/requests/new?kind=pilot&capability_id=${encodeURIComponent(listing.id)}`}
+        >
+          Ask for a pilot
+        </a>
+        <a href="/">Back to the catalog</a>
+      </p>
+    </Page>
+  );
+}
