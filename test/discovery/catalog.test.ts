@@ -117,7 +117,9 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(listing?.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       const one = await t.app.inject('/api/catalog/qdrant');
       expect(one.statusCode).toBe(200);
-      expect(one.json<{ data: ListingData }>().data).toEqual(listing);
+      const { history, ...page } = one.json<{ data: ListingData & { history: unknown[] } }>().data;
+      expect(page).toEqual(listing);
+      expect(history).toEqual([expect.objectContaining({ listing_id: 'qdrant', change: 'added' })]);
     });
 
     it('should filter by kind exactly and by category and protocol ignoring case', async () => {
