@@ -75,6 +75,64 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
     });
   });
 
+  it('should link a correction to the listing change it led to, shown on the receipt', async () => {
+    const filed = await t.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: {
+        task: 'The Qdrant listing misses the gRPC port.',
+        kind: 'correction',
+        capability_id: 'qdrant',
+      },
+    });
+    const correction = filed.json<{ data: { id: string; token: string } }>().data;
+    const listing = await t.app.inject('/api/catalog/qdrant');
+    const [change] = listing.json<{ data: { history: { id: number }[] } }>().data.history;
+    const other = await t.app.inject('/api/catalog/pgvector');
+    const [otherChange] = other.json<{ data: { history: { id: number }[] } }>().data.history;
+
+    // Only corrections, only a change of the listing they are about, only a number.
+    const wrongKind = await cli(
+      'set',
+      receipt.id,
+      '--status',
+      'completed',
+      '--change',
+      String(change?.id),
+    );
+    expect(wrongKind.code).toBe(1);
+    expect(wrongKind.stderr).toContain('Only a correction');
+    const wrongListing = await cli(
+      'set',
+      correction.id,
+      '--status',
+      'completed',
+      '--change',
+      String(otherChange?.id),
+    );
+    expect(wrongListing.code).toBe(1);
+    expect((await cli('set', correction.id, '--status', 'completed', '--change', 'x')).code).toBe(
+      2,
+    );
+
+    const set = await cli(
+      'set',
+      correction.id,
+      '--status',
+      'completed',
+      '--change',
+      String(change?.id),
+    );
+    expect(set.code).toBe(0);
+    const read = await t.app.inject({
+      url: `/api/requests/${correction.id}`,
+      headers: { authorization: `Bearer ${correction.token}` },
+    });
+    expect(read.json()).toMatchObject({
+      data: { status: 'completed', capability_id: 'qdrant', listing_change_id: change?.id },
+    });
+  });
+
   it('should explain its usage and fail on bad input', async () => {
     expect((await cli('set', receipt.id, '--status', 'done')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);

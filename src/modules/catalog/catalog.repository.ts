@@ -35,6 +35,29 @@ export async function setCatalogVersion(db: Db, value: string): Promise<void> {
     .execute();
 }
 
+const FILE_KEY = 'catalog_file_hash';
+
+export async function loadedFileHash(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', FILE_KEY)
+    .executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function setLoadedFileHash(db: Db, value: string | null): Promise<void> {
+  if (value === null) {
+    await db.deleteFrom('settings').where('key', '=', FILE_KEY).execute();
+    return;
+  }
+  await db
+    .insertInto('settings')
+    .values({ key: FILE_KEY, value })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
 /** Serialises syncs of several processes starting at once (SQLite's IMMEDIATE transaction already does). */
 export async function lockCatalog(db: Db, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
@@ -176,10 +199,6 @@ export function recentChanges(db: Db, limit: number) {
     .orderBy('catalog_changes.id', 'desc')
     .limit(limit)
     .execute();
-}
-
-export function findChange(db: Db, id: number) {
-  return db.selectFrom('catalog_changes').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export interface ListingFilter {

@@ -12,6 +12,7 @@ import {
   listingChanges,
   listingDocuments,
   listingHashes,
+  loadedFileHash,
   lockCatalog,
   matchSummaryRows,
   recentChanges,
@@ -19,6 +20,7 @@ import {
   saveListings,
   searchPage,
   setCatalogVersion,
+  setLoadedFileHash,
   type ListingFilter,
   type ListingRow,
   type NewChange,
@@ -47,6 +49,21 @@ const DEFAULT_LIMIT = 20;
 const HISTORY_LENGTH = 10;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Part of every content hash: bump it when the indexed words are derived differently, so the
+ * next start rewrites every listing.
+ */
+const INDEX_FORMAT = 'search-1';
+
+/** The hash of a catalog file's bytes, as stored once the file is loaded. */
+export const catalogFileHash = (bytes: Buffer): string =>
+  createHash('sha256').update(INDEX_FORMAT).update(bytes).digest('hex');
+
+/** The file hash given to the last sync, or undefined after a sync of other entries. */
+export async function loadedCatalogHash(store: Store): Promise<string | undefined> {
+  return (await loadedFileHash(store.db)) ?? undefined;
+}
 
 function rowOf(entry: ListingEntry, document: string, hash: string, now: string): ListingRow {
   const aliases = entry.aliases ?? [];
@@ -93,18 +110,23 @@ function changedFields(before: string | undefined, after: ListingEntry): string[
  * Makes the database's catalog equal to `entries`: new and changed listings are written (their
  * `updated_at` moves, a change is recorded), unchanged ones are left alone, listings no longer in
  * the data are removed. Only what changed is written, in batches. Idempotent, and safe when
- * several processes start at once.
+ * several processes start at once. `fileHash` records which file the catalog now holds.
  */
-export async function syncCatalog(store: Store, entries: readonly ListingEntry[]): Promise<void> {
+export async function syncCatalog(
+  store: Store,
+  entries: readonly ListingEntry[],
+  fileHash: string | null = null,
+): Promise<void> {
   const now = new Date().toISOString();
   await store.db.transaction().execute(async (trx) => {
     await lockCatalog(trx, store.dialect);
+    await setLoadedFileHash(trx, fileHash);
     const known = await listingHashes(trx);
     const rows: ListingRow[] = [];
     const written: ListingEntry[] = [];
     for (const entry of entries) {
       const document = JSON.stringify(entry);
-      const hash = sha256(document);
+      const hash = sha256(INDEX_FORMAT + document);
       if (known.get(entry.id) === hash) continue;
       rows.push(rowOf(entry, document, hash, now));
       written.push(entry);
