@@ -274,10 +274,16 @@ function filtered(db: Db, dialect: Dialect, filter: ListingFilter) {
   return query;
 }
 
-/** Kind, categories and protocols of every match: the total and the facets. */
+/** How many matches have each combination of kind, categories and protocols: the total and the facets. */
 export function matchSummaryRows(db: Db, dialect: Dialect, filter: ListingFilter) {
   return filtered(db, dialect, filter)
-    .select(['l.kind', 'l.categories_key', 'l.protocols_key'])
+    .select((eb) => [
+      'l.kind',
+      'l.categories_key',
+      'l.protocols_key',
+      eb.fn.countAll<number>().as('n'),
+    ])
+    .groupBy(['l.kind', 'l.categories_key', 'l.protocols_key'])
     .execute();
 }
 

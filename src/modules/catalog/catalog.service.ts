@@ -280,23 +280,27 @@ const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toS
 
 type Facets = Record<'kind' | 'category' | 'protocol', Record<string, number>>;
 
-function summarise(rows: { kind: string; categories_key: string; protocols_key: string }[]) {
+function summarise(
+  rows: { kind: string; categories_key: string; protocols_key: string; n: number }[],
+) {
   const facets: Facets = { kind: {}, category: {}, protocol: {} };
-  const add = (counts: Record<string, number>, value: string) => {
-    counts[value] = (counts[value] ?? 0) + 1;
-  };
+  let total = 0;
   for (const row of rows) {
+    const n = Number(row.n);
+    const add = (counts: Record<string, number>, value: string) => {
+      if (value !== '') counts[value] = (counts[value] ?? 0) + n;
+    };
+    total += n;
     add(facets.kind, row.kind);
-    for (const value of row.categories_key.split('|'))
-      if (value !== '') add(facets.category, value);
-    for (const value of row.protocols_key.split('|')) if (value !== '') add(facets.protocol, value);
+    for (const value of row.categories_key.split('|')) add(facets.category, value);
+    for (const value of row.protocols_key.split('|')) add(facets.protocol, value);
   }
   const sorted = (counts: Record<string, number>) =>
     Object.fromEntries(
       Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)),
     );
   return {
-    total: rows.length,
+    total,
     facets: {
       kind: sorted(facets.kind),
       category: sorted(facets.category),

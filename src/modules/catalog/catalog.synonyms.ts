@@ -26,4 +26,8 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['red teaming', 'red team'],
   ['multi agent', 'multiagent', 'agent team'],
   ['memory', 'long term memory'],
+  ['vs code', 'vscode', 'visual studio code'],
+  ['dotnet', 'net', 'csharp'],
+  ['postgres', 'postgresql'],
+  ['local llm', 'local model', 'open weight model'],
 ];

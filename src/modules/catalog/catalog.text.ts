@@ -27,8 +27,15 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Porter stems (English): "databases" and "database" both index and search as "databas". */
-export const stem = (word: string): string => stemmer(word);
+/**
+ * Porter stems (English): "databases" and "database" both index and search as "databas".
+ * British -ise/-yse spellings are first turned into -ize/-yze, so "optimisation" meets
+ * "optimization" (applied alike to listings and queries, so a rare false merge is harmless).
+ */
+export const stem = (word: string): string =>
+  stemmer(
+    word.length >= 6 ? word.replace(/([iy])s(e|es|ed|ing|er|ers|ation|ations)$/, '$1z$2') : word,
+  );
 
 /** The words that carry meaning: stop words dropped unless nothing else is left. */
 export function contentWords(text: string): string[] {
