@@ -344,8 +344,9 @@ interface Analysis {
 /**
  * What a query means and how many listings it finds. A query that finds nothing is tried again
  * with each word no listing contains replaced by the closest word of a name or alias (typo
- * tolerance); if that finds something, its results are answered. Otherwise the suggestions are
- * the queries with one word left out that do find something.
+ * tolerance); if that finds something, its results are answered. Otherwise, with several words,
+ * the queries with one word left out are tried, and the narrowest that finds something is
+ * answered. Either way `corrected_query` says which query the results are for.
  */
 async function analyse(
   store: Store,
@@ -376,13 +377,25 @@ async function analyse(
     if (fixed.total > 0)
       return { ...second, ...fixed, corrected_query: query, suggestions: [query] };
   }
+  // Still nothing: leave one word out. The narrowest query that finds something is answered.
   if (corrected.length > 1) {
+    const relaxed: { query: string; list: string[]; total: number }[] = [];
     for (const i of corrected.keys()) {
-      const shorter = corrected.filter((_, j) => j !== i);
-      if (await anyMatch(store.db, store.dialect, queryGroups(shorter))) {
-        answer.suggestions.push(shorter.join(' '));
-      }
-      if (answer.suggestions.length === 3) break;
+      const list = corrected.filter((_, j) => j !== i);
+      const { total } = summarise(await matchSummaryRows(store.db, store.dialect, plan(list)));
+      if (total > 0) relaxed.push({ query: list.join(' '), list, total });
+    }
+    relaxed.sort((a, b) => a.total - b.total);
+    const [best] = relaxed;
+    if (best !== undefined) {
+      const third = plan(best.list);
+      const found = summarise(await matchSummaryRows(store.db, store.dialect, third));
+      return {
+        ...third,
+        ...found,
+        corrected_query: best.query,
+        suggestions: relaxed.slice(0, 3).map((candidate) => candidate.query),
+      };
     }
   }
   return answer;

@@ -9,7 +9,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['text to speech', 'tts', 'speech synthesis'],
   ['web scraping', 'web scraper', 'crawler', 'web crawling'],
   ['vector database', 'vector store', 'vector db', 'vectordb'],
-  ['llm', 'large language model'],
+  ['llm', 'large language model', 'language model'],
   ['observability', 'tracing', 'llm monitoring'],
   ['evaluation', 'evals', 'eval'],
   ['browser automation', 'headless browser', 'web automation'],

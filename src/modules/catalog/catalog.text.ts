@@ -121,5 +121,9 @@ export function trigramSimilarity(a: string, b: string): number {
   return shared / (left.size + right.size - shared);
 }
 
-/** How close a word must be to a name or alias word to be taken for it. */
-export const TYPO_SIMILARITY = 0.4;
+/**
+ * How close a word must be to a name or alias word to be taken for it: just above pg_trgm's
+ * default threshold of its `%` operator, and no small fraction, so that PostgreSQL's float4 and
+ * this process's float64 never fall on different sides of it.
+ */
+export const TYPO_SIMILARITY = 0.305;
