@@ -145,9 +145,9 @@ async function latency(dialect: DialectName, size: number): Promise<void> {
         const path = `/api/catalog?${query}`;
         const total = (await app.inject(path)).json<{ data: { total: number } }>().data.total;
         const warm = await timeRequests(app, path, 300);
-        const cold = await timeRequests(app, path, size >= 100_000 ? 15 : 40, () =>
-          forgetSearches(store),
-        );
+        const cold = await timeRequests(app, path, size >= 100_000 ? 15 : 40, () => {
+          forgetSearches(store);
+        });
         const ms = (times: number[]) =>
           `${percentile(times, 50).toFixed(1)} / ${percentile(times, 99).toFixed(1)} ms`;
         console.log(

@@ -267,9 +267,9 @@ function filtered(db: Db, dialect: Dialect, filter: ListingFilter) {
     query =
       dialect === 'postgres'
         ? query.where(sql<boolean>`l.search_vector @@ to_tsquery('simple', ${expression})`)
-        : (query
+        : query
             .innerJoin('catalog_search', 'catalog_search.rowid', 'l.seq')
-            .where(sql<boolean>`catalog_search match ${expression}`) as unknown as typeof query);
+            .where(sql<boolean>`catalog_search match ${expression}`);
   }
   return query;
 }

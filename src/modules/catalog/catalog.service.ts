@@ -176,7 +176,7 @@ function changeOf(row: {
   changed_at: string;
 }): ListingChange {
   return {
-    id: Number(row.id),
+    id: row.id,
     listing_id: row.listing_id,
     change: row.change,
     fields: JSON.parse(row.fields) as string[],
@@ -286,7 +286,7 @@ function summarise(
   const facets: Facets = { kind: {}, category: {}, protocol: {} };
   let total = 0;
   for (const row of rows) {
-    const n = Number(row.n);
+    const { n } = row;
     const add = (counts: Record<string, number>, value: string) => {
       if (value !== '') counts[value] = (counts[value] ?? 0) + n;
     };

@@ -32,10 +32,20 @@ const STOP_WORDS = new Set(
  * British -ise/-yse spellings are first turned into -ize/-yze, so "optimisation" meets
  * "optimization" (applied alike to listings and queries, so a rare false merge is harmless).
  */
-export const stem = (word: string): string =>
-  stemmer(
-    word.length >= 6 ? word.replace(/([iy])s(e|es|ed|ing|er|ers|ation|ations)$/, '$1z$2') : word,
-  );
+export function stem(word: string): string {
+  let result = stems.get(word);
+  if (result === undefined) {
+    result = stemmer(
+      word.length >= 6 ? word.replace(/([iy])s(e|es|ed|ing|er|ers|ation|ations)$/, '$1z$2') : word,
+    );
+    // Remembered, because loading a large catalog stems the same few thousand words again and
+    // again; bounded, because queries may bring any word.
+    if (stems.size >= 200_000) stems.clear();
+    stems.set(word, result);
+  }
+  return result;
+}
+const stems = new Map<string, string>();
 
 /** The words that carry meaning: stop words dropped unless nothing else is left. */
 export function contentWords(text: string): string[] {

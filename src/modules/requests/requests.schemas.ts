@@ -92,8 +92,5 @@ export const Deleted = Type.Object({ id: Uuid(), deleted: Type.Literal(true) });
 
 export function requestView(row: CapabilityRequestsTable): StoredRequest {
   const { token_hash: _hash, ...visible } = row;
-  return {
-    ...visible,
-    listing_change_id: row.listing_change_id === null ? null : Number(row.listing_change_id),
-  };
+  return visible;
 }
