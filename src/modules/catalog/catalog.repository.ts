@@ -83,13 +83,32 @@ export async function listingDocuments(db: Db, ids: readonly string[]) {
   return documents;
 }
 
-/** Writes new and changed listings and their search entries; the caller holds the transaction. */
+/**
+ * Writes new and changed listings and their search entries; `known` says which ids exist
+ * already. The caller holds the transaction.
+ */
 export async function saveListings(
   db: Db,
   dialect: Dialect,
   rows: readonly ListingRow[],
+  known: ReadonlySet<string>,
 ): Promise<void> {
   for (const batch of batches(rows)) {
+    // SQLite: the old full-text rows go first, one indexed rowid at a time (FTS5 cannot use an
+    // IN list on rowid, and new listings have none).
+    if (dialect === 'sqlite') {
+      const existing = batch.filter((row) => known.has(row.id)).map((row) => row.id);
+      if (existing.length > 0) {
+        const seqs = await db
+          .selectFrom('catalog_listings')
+          .select('seq')
+          .where('id', 'in', existing)
+          .execute();
+        for (const { seq } of seqs) {
+          await db.deleteFrom('catalog_search').where('rowid', '=', seq).execute();
+        }
+      }
+    }
     await db
       .insertInto('catalog_listings')
       .values(batch)
@@ -114,9 +133,6 @@ export async function saveListings(
     // keyed by seq so that replacing one is an index lookup.
     if (dialect === 'sqlite') {
       const ids = batch.map((row) => row.id);
-      await sql`delete from catalog_search where rowid in (select seq from catalog_listings where id in (${sql.join(ids)}))`.execute(
-        db,
-      );
       await sql`insert into catalog_search (rowid, name_words, alias_words, tag_words, body_words)
         select seq, name_words, alias_words, tag_words, body_words from catalog_listings
         where id in (${sql.join(ids)})`.execute(db);
@@ -127,9 +143,14 @@ export async function saveListings(
 export async function deleteListings(db: Db, dialect: Dialect, ids: string[]): Promise<void> {
   for (const batch of batches(ids)) {
     if (dialect === 'sqlite') {
-      await sql`delete from catalog_search where rowid in (select seq from catalog_listings where id in (${sql.join(batch)}))`.execute(
-        db,
-      );
+      const seqs = await db
+        .selectFrom('catalog_listings')
+        .select('seq')
+        .where('id', 'in', batch)
+        .execute();
+      for (const { seq } of seqs) {
+        await db.deleteFrom('catalog_search').where('rowid', '=', seq).execute();
+      }
     }
     await db.deleteFrom('catalog_listings').where('id', 'in', batch).execute();
   }

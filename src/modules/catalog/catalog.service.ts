@@ -148,7 +148,7 @@ export async function syncCatalog(
     for (const id of removed) {
       changes.push({ listing_id: id, change: 'removed', fields: '[]', changed_at: now });
     }
-    await saveListings(trx, store.dialect, rows);
+    await saveListings(trx, store.dialect, rows, new Set(known.keys()));
     await deleteListings(trx, store.dialect, removed);
     await insertChanges(trx, changes);
     await replaceTerms(trx, termsOf(entries));
