@@ -145,7 +145,7 @@ async function latency(dialect: DialectName, size: number): Promise<void> {
         const path = `/api/catalog?${query}`;
         const total = (await app.inject(path)).json<{ data: { total: number } }>().data.total;
         const warm = await timeRequests(app, path, 300);
-        const cold = await timeRequests(app, path, size >= 100_000 ? 15 : 40, () => {
+        const cold = await timeRequests(app, path, size >= 100_000 ? 10 : 30, () => {
           forgetSearches(store);
         });
         const ms = (times: number[]) =>

@@ -123,6 +123,13 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       const { body } = await search('');
       expect(body.data.limit).toBe(20);
       expect(body.data.count).toBe(20);
+      const listings = loadCatalogFile();
+      expect(body.data.total).toBe(listings.length);
+      const kinds: Record<string, number> = {};
+      for (const listing of listings) kinds[listing.kind] = (kinds[listing.kind] ?? 0) + 1;
+      expect(body.data.facets.kind).toEqual(kinds);
+      const mcp = listings.filter((listing) => listing.protocols.includes('mcp')).length;
+      expect(body.data.facets.protocol.mcp).toBe(mcp);
       const names = body.data.items.map((item) => item.name.normalize('NFKD').toLowerCase());
       expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     });

@@ -16,6 +16,25 @@ function* batches<T>(items: readonly T[]): Generator<T[]> {
 }
 
 const VERSION_KEY = 'catalog_version';
+const SUMMARY_KEY = 'catalog_summary';
+
+/** The total and facets of the whole catalog (JSON), kept by every sync that changes it. */
+export async function catalogSummary(db: Db): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', SUMMARY_KEY)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+export async function setCatalogSummary(db: Db, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key: SUMMARY_KEY, value })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
+    .execute();
+}
 
 /** Changes whenever a sync changes the catalog: the key of every cached search answer. */
 export async function catalogVersion(db: Db): Promise<string> {

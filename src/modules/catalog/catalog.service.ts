@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../http/errors.js';
 import {
   allTerms,
   anyMatch,
+  catalogSummary,
   catalogVersion,
   closestTermPg,
   deleteListings,
@@ -19,6 +20,7 @@ import {
   replaceTerms,
   saveListings,
   searchPage,
+  setCatalogSummary,
   setCatalogVersion,
   setLoadedFileHash,
   type ListingFilter,
@@ -152,6 +154,20 @@ export async function syncCatalog(
     await deleteListings(trx, store.dialect, removed);
     await insertChanges(trx, changes);
     await replaceTerms(trx, termsOf(entries));
+    // The answer to "everything", which would otherwise count the whole catalog.
+    await setCatalogSummary(
+      trx,
+      JSON.stringify(
+        summarise(
+          entries.map((entry) => ({
+            kind: entry.kind,
+            categories_key: elementKey(entry.categories),
+            protocols_key: elementKey(entry.protocols),
+            n: 1,
+          })),
+        ),
+      ),
+    );
     await setCatalogVersion(trx, randomUUID());
   });
 }
@@ -205,7 +221,8 @@ export async function recentListingChanges(store: Store, limit: number) {
 // the catalog changes only when the data file does, so a repeated search (every page after the
 // first, the same query from many clients) costs one indexed read of the version.
 
-const CACHE_ENTRIES = 2000;
+// At most ~50 listings per entry: a few tens of megabytes when full.
+const CACHE_ENTRIES = 500;
 
 interface CatalogCache {
   version: string;
@@ -360,7 +377,14 @@ async function analyse(
     ...filters,
   });
   const first = plan(words);
-  const found = summarise(await matchSummaryRows(store.db, store.dialect, first));
+  const everything =
+    words.length === 0 && Object.values(filters).every((value) => value === undefined)
+      ? await catalogSummary(store.db)
+      : undefined;
+  const found =
+    everything === undefined
+      ? summarise(await matchSummaryRows(store.db, store.dialect, first))
+      : (JSON.parse(everything) as ReturnType<typeof summarise>);
   const answer = { ...first, ...found, corrected_query: null, suggestions: [] as string[] };
   if (found.total > 0 || words.length === 0) return answer;
 
