@@ -378,7 +378,10 @@ async function analyse(
   });
   const first = plan(words);
   const everything =
-    words.length === 0 && Object.values(filters).every((value) => value === undefined)
+    words.length === 0 &&
+    [filters.kind, filters.category, filters.protocol, filters.updatedSince].every(
+      (value) => value === undefined,
+    )
       ? await catalogSummary(store.db)
       : undefined;
   const found =
