@@ -14,7 +14,7 @@ import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openStore, type Store } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { prepareStore } from '../src/db/setup.js';
+import { prepareStore } from '../src/setup.js';
 import { createLogger } from '../src/logger.js';
 import { loadCatalogFile } from '../src/modules/catalog/catalog.loader.js';
 import type { ListingEntry } from '../src/modules/catalog/catalog.schemas.js';
