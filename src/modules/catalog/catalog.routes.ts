@@ -51,6 +51,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
             description: 'An Atom 1.0 feed.',
             content: { 'application/atom+xml': { schema: { type: 'string' } } },
           },
+          ...errorResponses(),
         },
       },
     },
