@@ -4,6 +4,7 @@
  *   npm run requests -- list [--status received] [--limit 50]
  *   npm run requests -- show <id>
  *   npm run requests -- set <id> --status planned [--response "We will add it in December."]
+ *   npm run requests -- set <id> --status completed --change <listing change id>   (corrections)
  *
  * It uses the same DATABASE_URL as the service. Output is JSON, one request per line for list.
  */
@@ -12,6 +13,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { openStore } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import {
+  AnswerError,
   answerAsOperator,
   requestForOperators,
   requestsForOperators,
@@ -24,7 +26,8 @@ import {
 const USAGE = `Usage:
   npm run requests -- list [--status ${STATUSES.join('|')}] [--limit N]
   npm run requests -- show <id>
-  npm run requests -- set <id> --status ${STATUSES.join('|')} [--response TEXT | --clear-response]`;
+  npm run requests -- set <id> --status ${STATUSES.join('|')} [--response TEXT | --clear-response]
+      [--change N]   (a correction: the listing change it led to, from the listing's history)`;
 
 class UsageError extends Error {}
 
@@ -44,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
       limit: { type: 'string' },
       response: { type: 'string' },
       'clear-response': { type: 'boolean' },
+      change: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -87,7 +91,21 @@ async function main(argv: string[]): Promise<number> {
           throw new UsageError('use either --response or --clear-response');
         }
         const response = values['clear-response'] === true ? null : values.response?.trim();
-        const updated = await answerAsOperator(store, id, { status, response });
+        const change = values.change === undefined ? undefined : Number(values.change);
+        if (change !== undefined && !(Number.isSafeInteger(change) && change > 0))
+          throw new UsageError('--change must be a listing change id (a positive integer)');
+        let updated;
+        try {
+          updated = await answerAsOperator(store, id, {
+            status,
+            response,
+            listing_change_id: change,
+          });
+        } catch (error) {
+          if (!(error instanceof AnswerError)) throw error;
+          console.error(error.message);
+          return 1;
+        }
         if (updated === undefined) {
           console.error(`No request ${id}.`);
           return 1;

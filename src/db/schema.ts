@@ -3,8 +3,10 @@
  * `*.tables.ts` and adds them here; only repositories use these types.
  */
 import type {
+  CatalogChangesTable,
   CatalogListingsTable,
   CatalogSearchTable,
+  CatalogTermsTable,
 } from '../modules/catalog/catalog.tables.js';
 import type {
   CapabilityRequestsTable,
@@ -26,6 +28,8 @@ export interface Database {
   // area A (capability discovery) tables are added below this line
   catalog_listings: CatalogListingsTable;
   catalog_search: CatalogSearchTable;
+  catalog_terms: CatalogTermsTable;
+  catalog_changes: CatalogChangesTable;
   capability_requests: CapabilityRequestsTable;
   request_quota: RequestQuotaTable;
   // area B (negotiation game) tables are added below this line

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CatalogDataError,
@@ -5,7 +8,8 @@ import {
   parseCatalog,
 } from '../../src/modules/catalog/catalog.loader.js';
 import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
-import { syncCatalog } from '../../src/modules/catalog/catalog.service.js';
+import { seedCatalogFile } from '../../src/modules/catalog/catalog.seeder.js';
+import { catalogFileHash, syncCatalog } from '../../src/modules/catalog/catalog.service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 
@@ -18,13 +22,29 @@ interface ListingData {
   provenance: { source_url: string; license: string | null };
   authentication: { required: boolean; schemes: string[] };
   limitations: string[];
+  aliases: string[];
+  sources: string[];
+  checked_at: string;
+  created_at: string;
   updated_at: string;
 }
 interface Page {
   items: ListingData[];
   count: number;
+  total: number;
   limit: number;
   next_cursor: string | null;
+  facets: Record<'kind' | 'category' | 'protocol', Record<string, number>>;
+  corrected_query: string | null;
+  suggestions: string[];
+  capability_request: { method: string; url: string; body: { kind: string; task: string } } | null;
+}
+interface ListingChange {
+  id: number;
+  listing_id: string;
+  change: string;
+  fields: string[];
+  changed_at: string;
 }
 
 /**
@@ -40,18 +60,18 @@ const searchTable: { q: string; top?: string; only?: string[] }[] = [
   { q: 'Qdránt', only: ['qdrant'] }, // accents ignored
   { q: 'ELASTIC LICENSE', only: ['arize-phoenix'] }, // words from limitations
   { q: 'knowledge graph', top: 'mcp-server-memory' }, // words from a description
-  { q: 'prompt injection', only: ['promptfoo'] },
+  { q: 'prompt injection', only: ['llm-guard', 'nemo-guardrails', 'promptfoo'] }, // and 'jailbreak'
   { q: 'sandbox docker', top: 'openhands' },
   { q: 'faithfulness', only: ['ragas'] },
   { q: 'hugging face', top: 'smolagents' },
-  { q: 'openapi lint', top: 'redocly-cli' },
+  { q: 'openapi lint', only: ['redocly-cli', 'spectral'] },
   { q: 'a2a', top: 'a2a-python-sdk' }, // a protocol
   { q: 'gpt-researcher', only: ['gpt-researcher'] }, // punctuation splits words
   { q: 'NEAR', only: ['pgvector', 'qdrant'] }, // FTS5 operator, searched as a word
-  { q: 'langchain OR crewai', only: ['crewai'] }, // OR is a word, not an operator
+  { q: 'langchain OR crewai', only: ['crewai', 'docling'] }, // OR is a word, not an operator
   { q: 'ollama*', only: ['ollama'] }, // * is not a wildcard of its own
-  { q: '"quoted"', only: [] },
-  { q: 'col:umn', only: [] },
+  { q: '"zzqq"', only: [] },
+  { q: 'qqzz:yyxx', only: [] }, // a column filter in FTS5 syntax
   { q: '%', only: [] },
   { q: '_', only: [] },
   { q: '-', only: [] },
@@ -103,6 +123,13 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       const { body } = await search('');
       expect(body.data.limit).toBe(20);
       expect(body.data.count).toBe(20);
+      const listings = loadCatalogFile();
+      expect(body.data.total).toBe(listings.length);
+      const kinds: Record<string, number> = {};
+      for (const listing of listings) kinds[listing.kind] = (kinds[listing.kind] ?? 0) + 1;
+      expect(body.data.facets.kind).toEqual(kinds);
+      const mcp = listings.filter((listing) => listing.protocols.includes('mcp')).length;
+      expect(body.data.facets.protocol.mcp).toBe(mcp);
       const names = body.data.items.map((item) => item.name.normalize('NFKD').toLowerCase());
       expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     });
@@ -117,7 +144,9 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(listing?.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       const one = await t.app.inject('/api/catalog/qdrant');
       expect(one.statusCode).toBe(200);
-      expect(one.json<{ data: ListingData }>().data).toEqual(listing);
+      const { history, ...page } = one.json<{ data: ListingData & { history: unknown[] } }>().data;
+      expect(page).toEqual(listing);
+      expect(history).toEqual([expect.objectContaining({ listing_id: 'qdrant', change: 'added' })]);
     });
 
     it('should filter by kind exactly and by category and protocol ignoring case', async () => {
@@ -168,6 +197,97 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
         if (all.next_cursor === null) expect(seen).toEqual(expected);
         else expect(seen.slice(0, 50)).toEqual(expected);
       }
+    });
+  });
+
+  describe('search quality', () => {
+    const ids = async (query: string) =>
+      (await search(`?q=${encodeURIComponent(query)}&limit=50`)).body.data.items.map(
+        (item) => item.id,
+      );
+
+    it('should match plural and singular forms alike', async () => {
+      for (const [plural, singular] of [
+        ['vector databases', 'vector database'],
+        ['coding agents', 'coding agent'],
+        ['embeddings', 'embedding'],
+        ['optimisation', 'optimization'],
+      ] as const) {
+        const found = await ids(plural);
+        expect(found.length, plural).toBeGreaterThan(0);
+        expect([...found].sort(), plural).toEqual([...(await ids(singular))].sort());
+      }
+      expect(await ids('vector databases')).toEqual(
+        expect.arrayContaining(['qdrant', 'pgvector', 'pinecone', 'weaviate', 'milvus']),
+      );
+    });
+
+    it('should find the equivalents of a synonym-table phrase', async () => {
+      const store = await ids('vector store');
+      expect(store).toEqual(expect.arrayContaining(['qdrant', 'pgvector', 'chroma']));
+      expect(await ids('model context protocol')).toEqual(
+        expect.arrayContaining(['mcp-python-sdk', 'github-mcp-server']),
+      );
+    });
+
+    it('should correct a misspelt name and say so', async () => {
+      const { body } = await search('?q=playwrite');
+      expect(body.data.corrected_query).toBe('playwright');
+      expect(body.data.items[0]?.id).toBe('playwright');
+      expect(body.data.suggestions).toEqual(['playwright']);
+      expect(body.data.capability_request).toBeNull();
+      expect((await search('?q=playwright')).body.data.corrected_query).toBeNull();
+    });
+
+    it('should rank listings that are what was asked above listings about it', async () => {
+      const found = await ids('mcp servers');
+      const servers = ['github-mcp-server', 'mcp-server-fetch', 'mcp-server-git', 'playwright-mcp'];
+      const firstSdk = found.indexOf('mcp-python-sdk');
+      for (const server of servers) {
+        expect(found.indexOf(server), server).toBeGreaterThanOrEqual(0);
+        if (firstSdk !== -1) expect(found.indexOf(server), server).toBeLessThan(firstSdk);
+      }
+    });
+
+    it('should count all matches and facet them by kind, category and protocol', async () => {
+      const { body } = await search('?q=agent&limit=3');
+      expect(body.data.count).toBe(3);
+      expect(body.data.total).toBeGreaterThan(20);
+      const kinds = Object.values(body.data.facets.kind).reduce((sum, n) => sum + n, 0);
+      expect(kinds).toBe(body.data.total);
+      expect(body.data.facets.category['coding-agent']).toBeGreaterThan(5);
+      // Counted by hand from every match of a narrower query.
+      const vector = (await search('?q=vector&limit=50')).body.data;
+      expect(vector.next_cursor).toBeNull();
+      const expected: Record<string, number> = {};
+      for (const item of vector.items)
+        for (const protocol of item.protocols) expected[protocol] = (expected[protocol] ?? 0) + 1;
+      expect(vector.facets.protocol).toEqual(expected);
+      expect(vector.total).toBe(vector.items.length);
+      // Facets follow the filters too.
+      const agents = (await search('?q=agent&kind=agent')).body.data;
+      expect(agents.facets.kind).toEqual({ agent: agents.total });
+      expect(agents.total).toBe(body.data.facets.kind.agent);
+    });
+
+    it('should point to a capability request when nothing matches, with suggestions where a shorter query finds something', async () => {
+      const none = (await search('?q=zzqqxxyy')).body.data;
+      expect(none).toMatchObject({ items: [], count: 0, total: 0, suggestions: [] });
+      expect(none.capability_request).toEqual({
+        method: 'POST',
+        url: expect.stringMatching(/^https?:\/\/.+\/api\/requests$/),
+        body: { kind: 'capability', task: 'zzqqxxyy' },
+      });
+      const shorter = (await search('?q=qdrant%20zzqqxxyy')).body.data;
+      expect(shorter.corrected_query).toBe('qdrant');
+      expect(shorter.suggestions).toContain('qdrant');
+      expect(shorter.items[0]?.id).toBe('qdrant');
+    });
+
+    it('should give the same answers on every database for the listing order of a query', async () => {
+      // Tiers are computed alike on both engines; the first result of these never depends on scores.
+      expect((await ids('langchain'))[0]).toBe('langchain');
+      expect((await ids('mcp inspector'))[0]).toBe('mcp-inspector');
     });
   });
 
@@ -268,6 +388,99 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(keptNow.updated_at).toBe(before.find((item) => item.id === kept.id)?.updated_at);
       await syncCatalog(t.store, entries);
       expect((await t.app.inject(`/api/catalog/${removed.id}`)).statusCode).toBe(200);
+    });
+
+    it('should record what changed when, and show it by updated_since, on the listing and in the Atom feed', async () => {
+      const entries = loadCatalogFile();
+      const original = entries.find((entry) => entry.id === 'ollama');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const before = new Date().toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const edited = entries.map((entry) =>
+        entry.id === 'ollama'
+          ? {
+              ...entry,
+              summary: 'Runs open-weight models locally.',
+              aliases: ['Llama runner'],
+              sources: ['https://ollama.com', 'https://github.com/ollama/ollama'],
+              checked_at: '2026-11-21',
+            }
+          : entry,
+      );
+      await syncCatalog(t.store, edited);
+
+      const page = (await t.app.inject('/api/catalog/ollama')).json<{
+        data: ListingData & { history: ListingChange[] };
+      }>().data;
+      expect(page).toMatchObject({
+        aliases: ['Llama runner'],
+        sources: ['https://ollama.com', 'https://github.com/ollama/ollama'],
+        checked_at: '2026-11-21',
+      });
+      expect(page.updated_at > before).toBe(true);
+      expect(page.created_at < before).toBe(true);
+      expect(page.history.map((change) => [change.change, change.fields])).toEqual([
+        ['changed', ['aliases', 'checked_at', 'sources', 'summary']],
+        ['added', expect.arrayContaining(['id', 'name', 'summary'])],
+      ]);
+      expect(page.history[0]?.id).toBeGreaterThan(page.history[1]?.id ?? Infinity);
+
+      const since = await search(`?updated_since=${encodeURIComponent(before)}`);
+      expect(since.body.data.items.map((item) => item.id)).toEqual(['ollama']);
+      expect(since.body.data.total).toBe(1);
+      expect((await search('?updated_since=yesterday')).status).toBe(400);
+
+      // An alias is searched like a name, typos included.
+      expect((await search('?q=llama%20runner')).body.data.items[0]?.id).toBe('ollama');
+      const typo = (await search('?q=lama%20runer')).body.data;
+      expect(typo.corrected_query).toBe('llama runner');
+      expect(typo.items[0]?.id).toBe('ollama');
+
+      const feed = await t.app.inject('/api/catalog/feed.atom');
+      expect(feed.statusCode).toBe(200);
+      expect(feed.headers['content-type']).toMatch(/^application\/atom\+xml/);
+      expect(feed.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+      const firstEntry = feed.body.split('<entry>')[1] ?? '';
+      expect(firstEntry).toContain('/api/catalog/ollama#change-');
+      expect(firstEntry).toContain('Changed: aliases, checked_at, sources, summary.');
+      expect(firstEntry).toContain(`<updated>${page.updated_at}</updated>`);
+
+      await syncCatalog(t.store, entries);
+      const restored = (await t.app.inject('/api/catalog/ollama')).json<{ data: ListingData }>()
+        .data;
+      expect(restored.aliases).toEqual(original?.aliases ?? []);
+      expect(restored.sources).toEqual(original?.sources ?? [restored.provenance.source_url]);
+    });
+
+    it('should not even read a data file again that is unchanged since the last start', async () => {
+      const directory = mkdtempSync(join(tmpdir(), 'bazaar-catalog-'));
+      const file = join(directory, 'catalog.json');
+      try {
+        writeFileSync(file, JSON.stringify(loadCatalogFile()));
+        await seedCatalogFile(t.store, file);
+        const loaded = await t.store.db
+          .selectFrom('settings')
+          .select('value')
+          .where('key', '=', 'catalog_file_hash')
+          .executeTakeFirstOrThrow();
+        expect(loaded.value).toBe(catalogFileHash(readFileSync(file)));
+        // Removed behind the loader's back while the same file is recorded as loaded: the next
+        // start skips the file, so the listing stays removed…
+        await syncCatalog(
+          t.store,
+          loadCatalogFile().filter((entry) => entry.id !== 'qdrant'),
+          loaded.value,
+        );
+        await seedCatalogFile(t.store, file);
+        expect((await t.app.inject('/api/catalog/qdrant')).statusCode).toBe(404);
+        // …while a file that differs in any byte is loaded.
+        writeFileSync(file, JSON.stringify(loadCatalogFile(), null, 1));
+        await seedCatalogFile(t.store, file);
+        expect((await t.app.inject('/api/catalog/qdrant')).statusCode).toBe(200);
+      } finally {
+        await syncCatalog(t.store, loadCatalogFile());
+        rmSync(directory, { recursive: true, force: true });
+      }
     });
   });
 });

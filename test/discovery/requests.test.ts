@@ -97,6 +97,7 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
         capability_id: 'pgvector',
         status: 'received',
         response: null,
+        listing_change_id: null,
         created_at: expect.stringMatching(/Z$/),
         updated_at: expect.stringMatching(/Z$/),
       });

@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Search documented tools, agents and frameworks
-         * @description Full-text search: every word of `q` must match (the last one also as a prefix), ignoring case and accents; listings whose name matches come first, then by relevance. Without `q`, listings are in name order. Characters such as quotes, `*`, `:` or `%` are searched for as text, never interpreted.
+         * @description Full-text search: every word of `q` must match (the last one also as a prefix) in any form (plural, singular, -ing…), ignoring case, accents and filler words; phrases of the synonym table match their equivalents, and a query that finds nothing is retried with misspelt words replaced by the closest name or alias word (`corrected_query`). Ranking: a listing whose name or alias is the query, then listings that are what was asked (every word in the name, an alias, the kind or a category), then the rest, each by relevance. Without `q`, listings are in name order. `total` and `facets` count all matches; a search that finds nothing carries `suggestions` and `capability_request`. Characters such as quotes, `*`, `:` or `%` are searched for as text, never interpreted. See docs/discovery.md.
          */
         get: operations["searchCatalog"];
         put?: never;
@@ -69,10 +69,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one listing
-         * @description One listing by its readable id (e.g. `langchain`), as returned by the search.
+         * Read one listing, with its change history
+         * @description One listing by its readable id (e.g. `langchain`), as returned by the search, with its last changes.
          */
         get: operations["getListing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/feed.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Atom feed of added and changed listings
+         * @description The 50 newest changes (a listing added or changed), newest first, each linking to the listing.
+         */
+        get: operations["catalogFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -641,8 +661,10 @@ export interface operations {
                 limit?: number;
                 /** @description Matches any protocol, ignoring case. */
                 protocol?: string;
-                /** @description Words to find in name, summary, description, categories, protocols and limitations. Every word must match (the last also as a prefix), ignoring case and accents. */
+                /** @description Words to find in name, aliases, summary, description, kind, categories, protocols and limitations. Every word must match (the last also as a prefix) in any form (plural, singular, -ing…), ignoring case, accents and words such as "which" or "for"; phrases of the synonym table match their equivalents. See docs/discovery.md. */
                 q?: string;
+                /** @description Only listings added or changed after this time (ISO 8601). */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -658,17 +680,40 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description On zero results: how to ask for the missing capability (a request you complete and send). */
+                            capability_request: {
+                                body: {
+                                    /** @enum {string} */
+                                    kind: "capability";
+                                    task: string;
+                                };
+                                /** @enum {string} */
+                                method: "POST";
+                                /** Format: uri */
+                                url: string;
+                            } | null;
+                            /** @description When `q` matched nothing and a spelling fix of names and aliases did: the query whose results these are. */
+                            corrected_query: string | null;
                             /** @description Items in this page. */
                             count: number;
+                            /** @description Counts over all matches of the current query and filters. */
+                            facets: {
+                                /** @description Matching listings by category (only values with at least one). */
+                                category: {
+                                    [key: string]: number;
+                                };
+                                /** @description Matching listings by kind (only values with at least one). */
+                                kind: {
+                                    [key: string]: number;
+                                };
+                                /** @description Matching listings by protocol (only values with at least one). */
+                                protocol: {
+                                    [key: string]: number;
+                                };
+                            };
                             items: {
-                                /**
-                                 * @description Other names and common phrasings people search for, e.g. `STT`.
-                                 * @example [
-                                 *       "STT",
-                                 *       "transcription"
-                                 *     ]
-                                 */
-                                aliases?: string[];
+                                /** @description Other names people search for it by (may be empty). */
+                                aliases: string[];
                                 authentication: {
                                     notes: string;
                                     /** @description Whether using it needs credentials. */
@@ -683,9 +728,15 @@ export interface operations {
                                 categories: string[];
                                 /**
                                  * Format: date
-                                 * @description When the facts were last checked against `sources` (YYYY-MM-DD).
+                                 * @description When the facts were last checked against the sources; `provenance.retrieved_at` when the data names no other date.
                                  */
-                                checked_at?: string;
+                                checked_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this listing entered the catalog.
+                                 * @example 2026-11-23T10:15:30.000Z
+                                 */
+                                created_at: string;
                                 description: string;
                                 /** Format: uri */
                                 documentation_url: string;
@@ -729,8 +780,8 @@ export interface operations {
                                     verification: "documented" | "maintainer_confirmed" | "unverified";
                                 };
                                 repository_url: string | null;
-                                /** @description The public pages this listing's facts come from. */
-                                sources?: string[];
+                                /** @description The public pages the facts come from; `provenance.source_url` when the data names no others. */
+                                sources: string[];
                                 status: "active" | "deprecated";
                                 /** @description One sentence. */
                                 summary: string;
@@ -745,6 +796,10 @@ export interface operations {
                             limit: number;
                             /** @description Pass as `cursor` for the next page; null on the last page. */
                             next_cursor: string | null;
+                            /** @description Queries that would find something (did you mean), when `q` found nothing as typed. */
+                            suggestions: string[];
+                            /** @description All listings matching the query and filters. */
+                            total: number;
                         };
                         /** @enum {boolean} */
                         success: true;
@@ -794,7 +849,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The listing, with its provenance, authentication and limitations. */
+            /** @description The listing, with its provenance, authentication, limitations and change history. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -802,14 +857,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /**
-                             * @description Other names and common phrasings people search for, e.g. `STT`.
-                             * @example [
-                             *       "STT",
-                             *       "transcription"
-                             *     ]
-                             */
-                            aliases?: string[];
+                            /** @description Other names people search for it by (may be empty). */
+                            aliases: string[];
                             authentication: {
                                 notes: string;
                                 /** @description Whether using it needs credentials. */
@@ -824,12 +873,33 @@ export interface operations {
                             categories: string[];
                             /**
                              * Format: date
-                             * @description When the facts were last checked against `sources` (YYYY-MM-DD).
+                             * @description When the facts were last checked against the sources; `provenance.retrieved_at` when the data names no other date.
                              */
-                            checked_at?: string;
+                            checked_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When this listing entered the catalog.
+                             * @example 2026-11-23T10:15:30.000Z
+                             */
+                            created_at: string;
                             description: string;
                             /** Format: uri */
                             documentation_url: string;
+                            /** @description What changed when, newest first (the last 10 changes). */
+                            history: {
+                                /** @enum {unknown} */
+                                change: "added" | "changed" | "removed";
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-23T10:15:30.000Z
+                                 */
+                                changed_at: string;
+                                /** @description The top-level fields that changed (every field for `added`). */
+                                fields: string[];
+                                /** @description The change id (a correction answer may cite it). */
+                                id: number;
+                                listing_id: string;
+                            }[];
                             /** Format: uri */
                             homepage_url: string;
                             /**
@@ -870,8 +940,8 @@ export interface operations {
                                 verification: "documented" | "maintainer_confirmed" | "unverified";
                             };
                             repository_url: string | null;
-                            /** @description The public pages this listing's facts come from. */
-                            sources?: string[];
+                            /** @description The public pages the facts come from; `provenance.source_url` when the data names no others. */
+                            sources: string[];
                             status: "active" | "deprecated";
                             /** @description One sentence. */
                             summary: string;
@@ -924,6 +994,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalogFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom 1.0 feed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: storage_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": components["schemas"]["Error"];
                 };
             };
         };
@@ -3624,6 +3734,8 @@ export interface operations {
                              * @enum {unknown}
                              */
                             kind: "capability" | "correction" | "pilot";
+                            /** @description For a correction: the listing change it led to, one of the `history` ids of `GET /api/catalog/{capability_id}`. */
+                            listing_change_id: number | null;
                             /** @description The operators' answer, once there is one. */
                             response: string | null;
                             /**

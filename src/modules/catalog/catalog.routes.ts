@@ -1,10 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
+import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
-import { Listing, ListingParams, SearchQuery, SearchResult } from './catalog.schemas.js';
-import { getListing, searchCatalog } from './catalog.service.js';
+import { atomFeed } from './catalog.feed.js';
+import { ListingPage, ListingParams, SearchQuery, SearchResult } from './catalog.schemas.js';
+import { getListing, recentListingChanges, searchCatalog } from './catalog.service.js';
 
-export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store }) => {
+const FEED_LENGTH = 50;
+
+export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
   app.get(
     '/api/catalog',
     {
@@ -13,9 +17,13 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
         operationId: 'searchCatalog',
         summary: 'Search documented tools, agents and frameworks',
         description:
-          'Full-text search: every word of `q` must match (the last one also as a prefix), ignoring case and accents; ' +
-          'listings whose name matches come first, then by relevance. Without `q`, listings are in name order. ' +
-          'Characters such as quotes, `*`, `:` or `%` are searched for as text, never interpreted.',
+          'Full-text search: every word of `q` must match (the last one also as a prefix) in any form (plural, singular, -ing…), ' +
+          'ignoring case, accents and filler words; phrases of the synonym table match their equivalents, and a query that finds ' +
+          'nothing is retried with misspelt words replaced by the closest name or alias word (`corrected_query`). ' +
+          'Ranking: a listing whose name or alias is the query, then listings that are what was asked (every word in the name, an ' +
+          'alias, the kind or a category), then the rest, each by relevance. Without `q`, listings are in name order. ' +
+          '`total` and `facets` count all matches; a search that finds nothing carries `suggestions` and `capability_request`. ' +
+          'Characters such as quotes, `*`, `:` or `%` are searched for as text, never interpreted. See docs/discovery.md.',
         querystring: SearchQuery,
         response: {
           200: Envelope(SearchResult, 'A page of matching listings, best matches first.'),
@@ -25,8 +33,34 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
     },
     async (request) => ({
       success: true as const,
-      data: await searchCatalog(store, request.query),
+      data: await searchCatalog(store, request.query, publicBaseUrl(request, config)),
     }),
+  );
+
+  app.get(
+    '/api/catalog/feed.atom',
+    {
+      schema: {
+        tags: ['catalog'],
+        operationId: 'catalogFeed',
+        summary: 'Atom feed of added and changed listings',
+        description: `The ${FEED_LENGTH} newest changes (a listing added or changed), newest first, each linking to the listing.`,
+        produces: ['application/atom+xml'],
+        response: {
+          200: {
+            description: 'An Atom 1.0 feed.',
+            content: { 'application/atom+xml': { schema: { type: 'string' } } },
+          },
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const changes = await recentListingChanges(store, FEED_LENGTH);
+      return reply
+        .type('application/atom+xml; charset=utf-8')
+        .send(atomFeed(publicBaseUrl(request, config), changes));
+    },
   );
 
   app.get(
@@ -35,14 +69,14 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
       schema: {
         tags: ['catalog'],
         operationId: 'getListing',
-        summary: 'Read one listing',
+        summary: 'Read one listing, with its change history',
         description:
-          'One listing by its readable id (e.g. `langchain`), as returned by the search.',
+          'One listing by its readable id (e.g. `langchain`), as returned by the search, with its last changes.',
         params: ListingParams,
         response: {
           200: Envelope(
-            Listing,
-            'The listing, with its provenance, authentication and limitations.',
+            ListingPage,
+            'The listing, with its provenance, authentication, limitations and change history.',
           ),
           ...errorResponses('validation_error', 'not_found'),
         },

@@ -88,11 +88,52 @@ export type ListingEntry = Static<typeof ListingEntry>;
 export const Listing = Type.Object(
   {
     ...ListingEntry.properties,
+    aliases: Type.Array(Type.String(), {
+      description: 'Other names people search for it by (may be empty).',
+    }),
+    sources: Type.Array(Type.String({ format: 'uri' }), {
+      description:
+        'The public pages the facts come from; `provenance.source_url` when the data names no others.',
+    }),
+    checked_at: Type.String({
+      format: 'date',
+      description:
+        'When the facts were last checked against the sources; `provenance.retrieved_at` when the data names no other date.',
+    }),
+    created_at: Timestamp('When this listing entered the catalog.'),
     updated_at: Timestamp('When this listing last changed in the catalog.'),
   },
   { additionalProperties: false },
 );
 export type Listing = Static<typeof Listing>;
+
+export const ListingChange = Type.Object(
+  {
+    id: Type.Integer({
+      minimum: 1,
+      description: 'The change id (a correction answer may cite it).',
+    }),
+    listing_id: Type.String(),
+    change: Type.Enum(['added', 'changed', 'removed']),
+    fields: Type.Array(Type.String(), {
+      description: 'The top-level fields that changed (every field for `added`).',
+    }),
+    changed_at: Timestamp(),
+  },
+  { additionalProperties: false },
+);
+export type ListingChange = Static<typeof ListingChange>;
+
+export const ListingPage = Type.Object(
+  {
+    ...Listing.properties,
+    history: Type.Array(ListingChange, {
+      description: 'What changed when, newest first (the last 10 changes).',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ListingPage = Static<typeof ListingPage>;
 
 export const ListingParams = Type.Object({
   id: Type.String({
@@ -107,7 +148,13 @@ export const SearchQuery = Type.Object({
     Type.String({
       maxLength: 300,
       description:
-        'Words to find in name, summary, description, categories, protocols and limitations. Every word must match (the last also as a prefix), ignoring case and accents.',
+        'Words to find in name, aliases, summary, description, kind, categories, protocols and limitations. Every word must match (the last also as a prefix) in any form (plural, singular, -ing…), ignoring case, accents and words such as "which" or "for"; phrases of the synonym table match their equivalents. See docs/discovery.md.',
+    }),
+  ),
+  updated_since: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'Only listings added or changed after this time (ISO 8601).',
     }),
   ),
   kind: Type.Optional(Kind),
@@ -127,9 +174,45 @@ export const SearchQuery = Type.Object({
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
+const FacetCounts = (what: string) =>
+  Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
+    description: `Matching listings by ${what} (only values with at least one).`,
+  });
+
 export const SearchResult = Type.Object({
   items: Type.Array(Listing),
   count: Type.Integer({ minimum: 0, description: 'Items in this page.' }),
+  total: Type.Integer({ minimum: 0, description: 'All listings matching the query and filters.' }),
+  facets: Type.Object(
+    {
+      kind: FacetCounts('kind'),
+      category: FacetCounts('category'),
+      protocol: FacetCounts('protocol'),
+    },
+    { description: 'Counts over all matches of the current query and filters.' },
+  ),
+  corrected_query: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'When `q` matched nothing and a spelling fix of names and aliases did: the query whose results these are.',
+  }),
+  suggestions: Type.Array(Type.String(), {
+    description:
+      'Queries that would find something (did you mean), when `q` found nothing as typed.',
+  }),
+  capability_request: Type.Union(
+    [
+      Type.Object({
+        method: Type.Literal('POST'),
+        url: Type.String({ format: 'uri' }),
+        body: Type.Object({ kind: Type.Literal('capability'), task: Type.String() }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'On zero results: how to ask for the missing capability (a request you complete and send).',
+    },
+  ),
   limit: Type.Integer({ minimum: 1, maximum: 50 }),
   next_cursor: Type.Union([Type.String(), Type.Null()], {
     description: 'Pass as `cursor` for the next page; null on the last page.',

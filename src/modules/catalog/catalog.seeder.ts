@@ -1,6 +1,17 @@
-import type { Seeder } from '../../db/database.js';
-import { loadCatalogFile } from './catalog.loader.js';
-import { syncCatalog } from './catalog.service.js';
+import { readFileSync } from 'node:fs';
+import type { Seeder, Store } from '../../db/database.js';
+import { CATALOG_DATA_FILE, loadCatalogFile } from './catalog.loader.js';
+import { catalogFileHash, loadedCatalogHash, syncCatalog } from './catalog.service.js';
 
-/** Loads the shipped catalog file into the database, refreshing listings the file changed. */
-export const seedCatalog: Seeder = (store) => syncCatalog(store, loadCatalogFile());
+/**
+ * Loads a catalog file into the database, refreshing listings the file changed. A file
+ * byte-for-byte the same as the one last loaded (under the same index format) is not even parsed.
+ */
+export async function seedCatalogFile(store: Store, file: URL | string): Promise<void> {
+  const hash = catalogFileHash(readFileSync(file));
+  if ((await loadedCatalogHash(store)) === hash) return;
+  await syncCatalog(store, loadCatalogFile(file), hash);
+}
+
+/** Loads the shipped catalog file. */
+export const seedCatalog: Seeder = (store) => seedCatalogFile(store, CATALOG_DATA_FILE);

@@ -1,19 +1,42 @@
+import type { Generated } from 'kysely';
+
 export interface CatalogListingsTable {
+  /** Internal row number: the full-text row's key on SQLite. */
+  seq: Generated<number>;
   id: string;
-  name: string;
   kind: 'tool' | 'agent' | 'framework';
   document: string;
   content_hash: string;
   categories_key: string;
   protocols_key: string;
+  name_key: string;
+  names_key: string;
   name_words: string;
+  alias_words: string;
+  tag_words: string;
   body_words: string;
+  created_at: string;
   updated_at: string;
 }
 
-/** SQLite only: the FTS5 index of the listings (PostgreSQL keeps a tsvector column instead). */
+/** SQLite only: the FTS5 index of the listings, rowid = seq (PostgreSQL keeps a tsvector column). */
 export interface CatalogSearchTable {
-  id: string;
+  rowid: number;
   name_words: string;
+  alias_words: string;
+  tag_words: string;
   body_words: string;
+}
+
+export interface CatalogTermsTable {
+  term: string;
+}
+
+export interface CatalogChangesTable {
+  id: Generated<number>;
+  listing_id: string;
+  change: 'added' | 'changed' | 'removed';
+  /** JSON array of the top-level fields that changed. */
+  fields: string;
+  changed_at: string;
 }

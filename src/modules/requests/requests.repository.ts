@@ -80,7 +80,12 @@ export function findRequestById(db: Db, id: string) {
 export async function answerRequest(
   db: Db,
   id: string,
-  changes: { status: RequestStatus; response?: string | null | undefined; updated_at: string },
+  changes: {
+    status: RequestStatus;
+    response?: string | null | undefined;
+    listing_change_id?: number | undefined;
+    updated_at: string;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable('capability_requests')
@@ -88,6 +93,9 @@ export async function answerRequest(
       status: changes.status,
       updated_at: changes.updated_at,
       ...(changes.response === undefined ? {} : { response: changes.response }),
+      ...(changes.listing_change_id === undefined
+        ? {}
+        : { listing_change_id: changes.listing_change_id }),
     })
     .where('id', '=', id)
     .executeTakeFirst();
@@ -101,4 +109,13 @@ export async function listingExists(db: Db, id: string): Promise<boolean> {
     .where('id', '=', id)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** A change of the catalog (for linking a correction to what it changed). */
+export function findListingChange(db: Db, id: number) {
+  return db
+    .selectFrom('catalog_changes')
+    .select(['id', 'listing_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

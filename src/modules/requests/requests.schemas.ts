@@ -75,6 +75,10 @@ export const StoredRequest = Type.Object({
   response: Type.Union([Type.String(), Type.Null()], {
     description: "The operators' answer, once there is one.",
   }),
+  listing_change_id: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'For a correction: the listing change it led to, one of the `history` ids of `GET /api/catalog/{capability_id}`.',
+  }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 });

@@ -10,6 +10,7 @@ import {
   findRequestById,
   insertRequest,
   listingExists,
+  findListingChange,
   listRequests,
   pruneQuota,
   takeQuota,
@@ -123,6 +124,7 @@ export async function createRequest(
       capability_id: capabilityId,
       status: 'received',
       response: null,
+      listing_change_id: null,
       created_at: at,
       updated_at: at,
     });
@@ -178,11 +180,29 @@ export async function requestForOperators(
   return row === undefined ? undefined : requestView(row);
 }
 
+/** An operator's answer that cannot be recorded (the message says why). */
+export class AnswerError extends Error {}
+
 export async function answerAsOperator(
   store: Store,
   id: string,
-  answer: { status: RequestStatus; response?: string | null | undefined },
+  answer: {
+    status: RequestStatus;
+    response?: string | null | undefined;
+    listing_change_id?: number | undefined;
+  },
 ): Promise<StoredRequest | undefined> {
+  if (answer.listing_change_id !== undefined) {
+    const request = await findRequestById(store.db, id);
+    if (request === undefined) return undefined;
+    const change = await findListingChange(store.db, answer.listing_change_id);
+    if (request.kind !== 'correction')
+      throw new AnswerError('Only a correction can be linked to a listing change.');
+    if (change === undefined || change.listing_id !== request.capability_id)
+      throw new AnswerError(
+        `No change ${answer.listing_change_id} of listing ${request.capability_id ?? '(none)'}.`,
+      );
+  }
   const updated = await answerRequest(store.db, id, {
     ...answer,
     updated_at: new Date().toISOString(),

@@ -20,6 +20,8 @@ export interface CapabilityRequestsTable {
   capability_id: string | null;
   status: RequestStatus;
   response: string | null;
+  /** For a correction: the catalog change it led to (catalog_changes.id). */
+  listing_change_id: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -93,7 +93,7 @@ export function CatalogPage() {
   }, [filters.q, filters.kind, filters.category, filters.protocol]);
 
   const options = (facet: Facet): [string, number | null][] => {
-    const counted = facetCounts(result?.facets?.[facet] ?? result?.facets?.[`${facet}s`]);
+    const counted = facetCounts(result?.facets[facet]);
     const list =
       counted.length > 0
         ? counted
@@ -160,9 +160,7 @@ export function CatalogPage() {
           ? 'Searching…'
           : items.length === 0
             ? 'No listing matches.'
-            : result.total !== undefined
-              ? `${result.total} listing${result.total === 1 ? '' : 's'}`
-              : `${items.length} listing${items.length === 1 ? '' : 's'}${result.next_cursor === null ? '' : ' shown, more below'}`}
+            : `${result.total} listing${result.total === 1 ? '' : 's'}`}
       </p>
       {result !== null && items.length === 0 ? (
         <div class="empty">

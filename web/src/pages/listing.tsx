@@ -41,8 +41,8 @@ export function ListingPage(props: { id: string }) {
   if (listing === null) return <Page title="Loading listing…">{null}</Page>;
   const { provenance, authentication } = listing;
   // Every page the facts come from, the provenance page first.
-  const sources = [...new Set([provenance.source_url, ...(listing.sources ?? [])])];
-  const aliases = listing.aliases ?? [];
+  const sources = [...new Set([provenance.source_url, ...listing.sources])];
+  const aliases = listing.aliases;
   return (
     <Page title={listing.name}>
       <p class="meta">
@@ -116,7 +116,7 @@ export function ListingPage(props: { id: string }) {
           <dt>License</dt>
           <dd>{provenance.license ?? 'Proprietary'}</dd>
           <dt>Checked</dt>
-          <dd>{date(listing.checked_at ?? provenance.retrieved_at)}</dd>
+          <dd>{date(listing.checked_at)}</dd>
           <dt>Verification</dt>
           <dd>{verification[provenance.verification]}</dd>
           <dt>Categories</dt>
