@@ -118,7 +118,8 @@ function lowCreepThenAccept(k: number): Buyer {
 }
 
 /** Whether to take the seller's final counter (round 9's, the last) rather than leave. */
-const takesFinal = (s: Situation) => s.round === MAX_ROUNDS && s.counter !== null && s.counter <= s.market;
+const takesFinal = (s: Situation) =>
+  s.round === MAX_ROUNDS && s.counter !== null && s.counter <= s.market;
 
 /** Offers `percent` % of market in every round; takes round 9's final counter at or below market. */
 function constantBuyer(percent: number): Buyer {

@@ -164,7 +164,8 @@ function cheapestAlong(context: SellerContext, offers: readonly number[]): numbe
   let best: number | null = null;
   for (const offer of offers) {
     const reply = negotiation.offer(Math.max(1, Math.round(offer)));
-    if (reply.dealCents !== null) return best === null ? reply.dealCents : Math.min(best, reply.dealCents);
+    if (reply.dealCents !== null)
+      return best === null ? reply.dealCents : Math.min(best, reply.dealCents);
     if (reply.counterCents === null) return best;
     if (best === null || reply.counterCents < best) best = reply.counterCents;
   }
@@ -176,7 +177,11 @@ function cheapestAlong(context: SellerContext, offers: readonly number[]): numbe
  * a random start, with stalls, small and large raises, and the odd retreat), keeping the
  * cheapest deal any of them reached.
  */
-export function randomSearchPrice(context: SellerContext, count: number, seed: number): number | null {
+export function randomSearchPrice(
+  context: SellerContext,
+  count: number,
+  seed: number,
+): number | null {
   const random = generator(seed);
   const market = context.marketCents;
   let best: number | null = null;
@@ -187,8 +192,10 @@ export function randomSearchPrice(context: SellerContext, count: number, seed: n
       offers.push(offer);
       const kind = random();
       if (kind < 0.15) continue; // stall
-      if (kind < 0.2) offer -= market * 0.03 * random(); // retreat
-      else if (kind < 0.55) offer += market * (0.005 + 0.01 * random()); // creep
+      if (kind < 0.2)
+        offer -= market * 0.03 * random(); // retreat
+      else if (kind < 0.55)
+        offer += market * (0.005 + 0.01 * random()); // creep
       else offer += market * 0.15 * random(); // jump
     }
     const price = cheapestAlong(context, offers);
@@ -350,7 +357,9 @@ export async function runTournament(
     );
     const best = Math.max(
       ...reasonableRows.map(
-        (row) => summarise(row.buyer, 'reasonable', inCategory(gamesByBuyer.get(row.buyer) ?? [])).meanDiscount,
+        (row) =>
+          summarise(row.buyer, 'reasonable', inCategory(gamesByBuyer.get(row.buyer) ?? []))
+            .meanDiscount,
       ),
     );
     return {
@@ -481,7 +490,10 @@ export function checkBar(result: TournamentResult): Criterion[] {
       name: 'never-moving buyers: no deal above 12 % discount',
       ...(() => {
         const rows = scripted.filter(
-          (row) => row.group === 'constant' || row.buyer === 'fixed-90%' || row.buyer === 'lowball-and-wait',
+          (row) =>
+            row.group === 'constant' ||
+            row.buyer === 'fixed-90%' ||
+            row.buyer === 'lowball-and-wait',
         );
         const verdict = failing(
           rows,
@@ -507,10 +519,7 @@ export function checkBar(result: TournamentResult): Criterion[] {
       name: 'prober: ≤ best reasonable + 2 points in every category',
       ok: result.categories.every((row) => row.prober <= row.bestReasonable + 2),
       detail: result.categories
-        .map(
-          (row) =>
-            `${row.category} ${percent(row.prober)} vs ${percent(row.bestReasonable)}`,
-        )
+        .map((row) => `${row.category} ${percent(row.prober)} vs ${percent(row.bestReasonable)}`)
         .join('; '),
     },
   ];

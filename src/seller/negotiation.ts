@@ -74,8 +74,8 @@ interface Memory {
   previousOffer: number | null;
   strikes: number;
   retreats: number;
-  /** Rounds in which the buyer earned a concession: raised its offer, or held a fair one. */
-  earnedRounds: number;
+  /** Steps the buyer has earned: a raise earns one, holding a fair offer a fraction of one. */
+  earnedSteps: number;
 }
 
 /** The seller's temperament toward one buyer on one product. */
@@ -86,8 +86,10 @@ interface Temperament {
 
 /** The share of the bargaining window the seller gives up at most. */
 const MAX_CONCESSION = 0.6;
-/** Earning rounds after which the seller's concession is complete: later rounds add nothing. */
-const EARNING_ROUNDS_TO_LIMIT = 7;
+/** Earned steps after which the seller's concession is complete: later rounds add nothing. */
+const STEPS_TO_LIMIT = 6;
+/** A raise earns a full step; holding an offer at or above the fair line earns this much. */
+const HOLDING_STEP = 0.75;
 /** Within this gap (in % of market) in rounds ≥ 8, the seller meets a moving buyer halfway. */
 const SPLIT_GAP_PERCENT = 4;
 const SPLIT_FROM_ROUND = 8;
@@ -97,12 +99,19 @@ const SPLIT_FROM_ROUND = 8;
  * new session with the same offers gets the same answers: retrying is not a new draw.
  */
 function temperamentOf(ctx: SellerContext): Temperament {
+  const known = temperaments.get(ctx);
+  if (known !== undefined) return known;
   const draw = (name: string) => keyedUnitInterval(ctx.secret, name, ctx.playerId, ctx.productId);
-  return {
+  const temperament = {
     reciprocity: 0.8 * (0.9 + 0.2 * draw('reciprocity')),
     pace: 0.12 * (0.8 + 0.4 * draw('pace')),
   };
+  temperaments.set(ctx, temperament);
+  return temperament;
 }
+
+/** Hashing is the costly part of a round; a context keeps its temperament while it lives. */
+const temperaments = new WeakMap<SellerContext, Temperament>();
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
@@ -131,7 +140,7 @@ export class Negotiation {
       previousOffer: null,
       strikes: 0,
       retreats: 0,
-      earnedRounds: 0,
+      earnedSteps: 0,
     };
   }
 
@@ -162,118 +171,62 @@ export class Negotiation {
     const memory = this.#memory;
     const market = ctx.marketCents;
     const floor = ctx.floorCents;
-    const window = Math.max(1, ctx.openingAskCents - floor);
-    const midpoint = floor + window / 2;
-    const referenceLow = floor - window / 2;
-    const tolerance = Math.max(1, Math.floor((market * 5) / 1000));
     const previousAsk = memory.ask;
     const lastRound = round === MAX_ROUNDS;
-    const next: Memory = { ...memory, previousOffer: offer };
-    const base = {
-      round,
-      roundsLeft: MAX_ROUNDS - round,
-      previousAskCents: previousAsk,
-      moved: false,
+    const next: Memory = {
+      ask: memory.ask,
+      bestOffer: memory.bestOffer,
+      previousOffer: offer,
+      strikes: memory.strikes,
+      retreats: memory.retreats,
+      earnedSteps: memory.earnedSteps,
     };
-    const finish = (
-      decision: Omit<SellerDecision, keyof typeof base> & { moved?: boolean },
-    ): SellerDecision => {
-      this.#memory = next;
-      return { ...base, ...decision };
-    };
-    const accept = (objection: Objection, moved: boolean) =>
-      finish({
-        action: 'accept',
-        outcome: 'accepted',
-        dealCents: offer,
-        counterCents: null,
-        final: true,
-        objection,
-        strikesLeft: null,
-        intent: 'accept',
-        moved,
-      });
-    const end = (
-      outcome: 'rejected' | 'expired',
-      intent: Intent,
-      objection: Objection,
-      strikesLeft: number | null,
-      moved = false,
-    ) =>
-      finish({
-        action: 'reject',
-        outcome,
-        dealCents: null,
-        counterCents: null,
-        final: true,
-        objection,
-        strikesLeft,
-        intent,
-        moved,
-      });
-    const counter = (
-      counterCents: number,
-      intent: Intent,
-      objection: Objection,
-      strikesLeft: number | null,
-      moved: boolean,
-    ) => {
-      next.ask = counterCents;
-      return finish({
-        action: 'counter',
-        outcome: 'countered',
-        dealCents: null,
-        counterCents,
-        final: round === FINAL_COUNTER_ROUND,
-        objection,
-        strikesLeft,
-        intent: round === FINAL_COUNTER_ROUND ? 'final_offer' : intent,
-        moved,
-      });
-    };
+    this.#memory = next;
 
-    if (offer >= previousAsk) return accept('none', true);
+    if (offer >= previousAsk) return this.#reply(round, 'accept', offer, 'none', null, true);
 
     if (offer * 100 < INSULT_LINE_PERCENT * market) {
       next.strikes += 1;
       const left = STRIKES - next.strikes;
-      if (left <= 0) return end('rejected', 'reject_insult', 'insult', 0);
-      if (lastRound) return end('expired', 'expired', 'insult', left);
-      return counter(previousAsk, 'insult_warning', 'insult', left, false);
+      if (left <= 0) return this.#reply(round, 'reject_insult', offer, 'insult', 0, false);
+      if (lastRound) return this.#reply(round, 'expired', offer, 'insult', left, false);
+      return this.#reply(round, 'insult_warning', previousAsk, 'insult', left, false);
     }
 
     if (memory.previousOffer !== null && offer < memory.previousOffer) {
       next.retreats += 1;
       const left = STRIKES - next.retreats;
-      if (left <= 0) return end('rejected', 'reject_bad_faith', 'retreat', 0);
-      if (lastRound) return end('expired', 'expired', 'retreat', left);
-      return counter(previousAsk, 'counter_hold', 'retreat', left, false);
+      if (left <= 0) return this.#reply(round, 'reject_bad_faith', offer, 'retreat', 0, false);
+      if (lastRound) return this.#reply(round, 'expired', offer, 'retreat', left, false);
+      return this.#reply(round, 'counter_hold', previousAsk, 'retreat', left, false);
     }
 
     // What the buyer has earned decides both the counter and acceptance: a round earns only by
     // a raise of at least the counted step, or by holding an offer at or above the fair line.
-    const moved =
-      memory.bestOffer === null || offer >= memory.bestOffer + movingStepCents(market);
+    const moved = memory.bestOffer === null || offer >= memory.bestOffer + movingStepCents(market);
     const earned = moved || offer * 100 >= FAIR_LINE_PERCENT * market;
     next.bestOffer = Math.max(memory.bestOffer ?? 0, offer);
     const objection: Objection = earned ? 'none' : 'stall';
 
     // A final counter is final: round 10 takes only an offer at or above it.
-    if (lastRound) return end('expired', 'expired', objection, null, moved);
+    if (lastRound) return this.#reply(round, 'expired', offer, objection, null, moved);
 
     let ask = previousAsk;
     let split = false;
     if (earned) {
-      next.earnedRounds += 1;
-      // Boulware in earned rounds, not in time: waiting, or jumping late, earns nothing that
+      next.earnedSteps += moved ? 1 : HOLDING_STEP;
+      const window = Math.max(1, ctx.openingAskCents - floor);
+      const midpoint = floor + window / 2;
+      const referenceLow = floor - window / 2;
+      // Boulware in earned steps, not in time: waiting, or jumping late, earns nothing that
       // the same raises spread over the rounds would not have earned.
-      const progress = Math.min(1, next.earnedRounds / EARNING_ROUNDS_TO_LIMIT);
-      const limit = MAX_CONCESSION * progress ** 2;
+      const progress = Math.min(1, next.earnedSteps / STEPS_TO_LIMIT);
+      const limit = MAX_CONCESSION * progress ** 3;
       // Reciprocity: only the current offer counts, so a high offer dropped keeps no credit.
       const position = clamp((offer - referenceLow) / (midpoint - referenceLow), 0, 1);
       const earnedConcession = Math.min(
         limit,
-        (this.#temperament.pace * next.earnedRounds) / MAX_ROUNDS +
+        (this.#temperament.pace * next.earnedSteps) / MAX_ROUNDS +
           this.#temperament.reciprocity * position,
       );
       const lowest = Math.max(floor, Math.ceil(ctx.openingAskCents - limit * window));
@@ -293,7 +246,9 @@ export class Negotiation {
     }
 
     // AC_next: take an offer as good as the counter it would make, less a small tolerance.
-    if (offer >= Math.max(floor, ask - tolerance)) return accept(objection, moved);
+    const tolerance = Math.max(1, Math.floor((market * 5) / 1000));
+    if (offer >= Math.max(floor, ask - tolerance))
+      return this.#reply(round, 'accept', offer, objection, null, moved);
 
     const intent: Intent = !earned
       ? 'counter_hold'
@@ -304,7 +259,44 @@ export class Negotiation {
           : (previousAsk - ask) * 100 >= 3 * market
             ? 'counter_big'
             : 'counter_small';
-    return counter(ask, intent, objection, null, moved);
+    return this.#reply(round, intent, ask, objection, null, moved);
+  }
+
+  /** The decision for `intent`; `price` is the deal price, the counter, or the offer refused. */
+  #reply(
+    round: number,
+    intent: Intent,
+    price: number,
+    objection: Objection,
+    strikesLeft: number | null,
+    moved: boolean,
+  ): SellerDecision {
+    const previousAskCents = this.#memory.ask;
+    const ends =
+      intent === 'reject_insult' || intent === 'reject_bad_faith' || intent === 'expired';
+    const counters = intent !== 'accept' && !ends;
+    if (counters) this.#memory.ask = price;
+    const finalCounter = counters && round === FINAL_COUNTER_ROUND;
+    return {
+      action: counters ? 'counter' : ends ? 'reject' : 'accept',
+      outcome: counters
+        ? 'countered'
+        : intent === 'accept'
+          ? 'accepted'
+          : intent === 'expired'
+            ? 'expired'
+            : 'rejected',
+      dealCents: intent === 'accept' ? price : null,
+      counterCents: counters ? price : null,
+      round,
+      roundsLeft: MAX_ROUNDS - round,
+      final: !counters || finalCounter,
+      objection,
+      strikesLeft,
+      intent: finalCounter ? 'final_offer' : intent,
+      previousAskCents,
+      moved,
+    };
   }
 }
 

@@ -3,13 +3,7 @@
  * same acknowledgement. The topic chooses words only; no price depends on it.
  */
 export type Topic =
-  | 'walk_away'
-  | 'limit'
-  | 'budget'
-  | 'student'
-  | 'complaint'
-  | 'compliment'
-  | 'question';
+  'walk_away' | 'limit' | 'budget' | 'student' | 'complaint' | 'compliment' | 'question';
 
 /** In priority order: the first topic whose pattern matches is the one acknowledged. */
 const PATTERNS: readonly [Topic, RegExp][] = [
