@@ -10,7 +10,6 @@ export type Intent =
   | 'counter_big'
   | 'counter_hold'
   | 'insult_warning'
-  | 'closing_split'
   | 'final_offer'
   | 'accept'
   | 'reject_insult'
@@ -37,7 +36,6 @@ export type Claim =
   | 'lower' // the counter is below the previous ask
   | 'big_step' // the counter is at least 3 % of market below the previous ask
   | 'hold' // the counter equals the previous ask
-  | 'halfway' // the counter is exactly halfway (rounded up) between the previous ask and the offer
   | 'final'; // this counter is round 9's, the last; or the reply ends the negotiation
 
 /** The numbers a reply's words may speak of. The floor is deliberately not among them. */
@@ -91,8 +89,6 @@ export function claimHolds(
       return counter !== null && (facts.previousAskCents - counter) * 100 >= 3 * marketCents;
     case 'hold':
       return counter !== null && counter === facts.previousAskCents;
-    case 'halfway':
-      return counter !== null && counter === Math.ceil((facts.previousAskCents + offerCents) / 2);
     case 'final':
       return facts.final;
   }
@@ -119,7 +115,7 @@ const GREETINGS: readonly Phrase[] = [
   ['{product} goes for {market} on the market. I will start at {price}.'],
   ['You are looking at {product}. Market price is {market}; mine is {price}.'],
   ['{product}, then. It is worth {market} on the market, and I ask {price}.'],
-  ['This {product} lists at {market} on the market. My price: {price}.'],
+  ['This {product} lists at {market} on the market; I want {price}.'],
 ];
 
 const INVITES: readonly Phrase[] = [
@@ -174,6 +170,12 @@ const REACTIONS: Record<'far' | 'apart' | 'nearer' | 'close', readonly Phrase[]>
     ['There is a big gap between us.', 'far'],
     ['You are far below what I can do.', 'far'],
     ['That is miles off.', 'far'],
+    ['We are worlds apart.', 'far'],
+    ['There is a wide gap between us.', 'far'],
+    ['That is miles below my price.', 'far'],
+    ['We are a long way apart.', 'far'],
+    ['That offer is far from my price.', 'far'],
+    ['You are a long way short.', 'far'],
   ],
   apart: [
     ['Still too low.'],
@@ -310,14 +312,6 @@ const STATEMENTS: Record<
     ['Unchanged: {price}.', 'hold'],
     ['My ask is still {price}.', 'hold'],
   ],
-  closing_split: [
-    ['Let us meet halfway: {price}.', 'halfway'],
-    ['Halfway between us is {price}.', 'halfway'],
-    ['I will meet you in the middle: {price}.', 'halfway'],
-    ['Split the difference: {price}.', 'halfway'],
-    ['Middle ground: {price}.', 'halfway'],
-    ['Halfway, then: {price}.', 'halfway'],
-  ],
   final_offer: [
     ['{price} is my final offer.', 'final'],
     ['My last offer: {price}.', 'final'],
@@ -339,7 +333,7 @@ const STATEMENTS: Record<
   ],
 };
 
-/** Counter statements that claim no move, used when a session has used up its own. */
+/** Counter statements that claim nothing about the move: any counter may use them. */
 const NEUTRAL_COUNTERS: readonly Phrase[] = [
   ['My price: {price}.'],
   ['{price} is what I ask now.'],
@@ -348,7 +342,7 @@ const NEUTRAL_COUNTERS: readonly Phrase[] = [
   ['Let us say {price}.'],
   ['{price} is my price now.'],
   ['For you: {price}.'],
-  ['I ask {price}.'],
+  ['The price is {price} now.'],
   ['You can have it for {price}.'],
   ['Call it {price}.'],
 ];
@@ -360,14 +354,14 @@ const ENDINGS: Record<'reject_insult' | 'reject_bad_faith' | 'expired', readonly
     ['Another insult. Goodbye.', 'insult'],
     ['That is it. I will not sell to you at these prices.', 'final'],
     ['Enough. We are finished.', 'final'],
-    ['Insulted twice. Good day.', 'insult'],
+    ['Insulted twice. Goodbye to you.', 'insult'],
   ],
   reject_bad_faith: [
     ['You keep going backwards. This negotiation is over.', 'retreat'],
     ['Lowering your offer again? I am done.', 'retreat'],
     ['That is bad faith. Goodbye.', 'final'],
     ['Twice you went back on your offer. We are finished.', 'retreat'],
-    ['I cannot deal with someone who keeps retreating. Good day.', 'retreat'],
+    ['I cannot deal with someone who keeps retreating. Farewell.', 'retreat'],
     ['Backwards again. We are done.', 'retreat'],
   ],
   expired: [
@@ -381,7 +375,7 @@ const ENDINGS: Record<'reject_insult' | 'reject_bad_faith' | 'expired', readonly
 };
 
 const ROUND_CUES: readonly Phrase[] = [
-  ['{n} rounds left.'],
+  ['Rounds left: {n}.'],
   ['We have {n} rounds left.'],
   ['Only {n} rounds to go.'],
   ['{n} more rounds after this.'],
@@ -425,18 +419,18 @@ const CLOSERS: Record<Persona, readonly Phrase[]> = {
 /** Acknowledgements of what the player wrote, by topic; none of them promises a price. */
 const ACKNOWLEDGEMENTS: Record<Topic, readonly Phrase[]> = {
   walk_away: [
-    ['You may walk; my counter stays open while we talk.'],
+    ['Walk if you must; talking is free.'],
     ['Leaving is your right.'],
     ['If you go, you go.'],
     ['Walking away will not change my numbers.'],
-    ['The door is there, but so is my offer.'],
+    ['The door is there if you want it.'],
   ],
   limit: [
     ['You say that is your limit.'],
     ['Everyone has a limit; offers move me, words do not.'],
     ['I hear that is as high as you go.'],
     ['Your limit, you say.'],
-    ['Final from you, then. Noted.'],
+    ['That is your ceiling, then.'],
   ],
   budget: [
     ['I hear you on the budget.'],
@@ -455,9 +449,9 @@ const ACKNOWLEDGEMENTS: Record<Topic, readonly Phrase[]> = {
   complaint: [
     ['You think it is expensive.'],
     ['Too dear for you, I hear.'],
-    ['Quality costs, I am afraid.'],
+    ['Quality has its price.'],
     ['I know it is not cheap.'],
-    ['Pricey, you say. Fair enough.'],
+    ['Pricey, you say.'],
   ],
   compliment: [
     ['Kind of you to say.'],
@@ -589,19 +583,15 @@ export function sellerMessage(
 
   const price = facts.counterCents ?? facts.dealCents;
   const fill = filler(ctx, price, offerCents, facts.roundsLeft);
-  switch (facts.intent) {
-    case 'accept':
-      composer.add('accept', STATEMENTS.accept, true);
-      return composer.text(fill);
-    case 'reject_insult':
-    case 'reject_bad_faith':
-    case 'expired':
-      composer.add(facts.intent, ENDINGS[facts.intent], true);
-      return composer.text(fill);
-    case 'greet':
-      throw new Error('the greeting is built by greetingMessage');
-    default:
-      break;
+  const intent = facts.intent;
+  if (intent === 'greet') throw new Error('the greeting is built by greetingMessage');
+  if (intent === 'accept') {
+    composer.add('accept', STATEMENTS.accept, true);
+    return composer.text(fill);
+  }
+  if (intent === 'reject_insult' || intent === 'reject_bad_faith' || intent === 'expired') {
+    composer.add(intent, ENDINGS[intent], true);
+    return composer.text(fill);
   }
 
   const counter = facts.counterCents ?? 0;
@@ -613,7 +603,7 @@ export function sellerMessage(
     composer.add('strike', LAST_STRIKE, true);
   } else {
     if (composer.speaks('opener', 45)) composer.add('opener', OPENERS[style], false);
-    if (composer.speaks('reaction', 60)) {
+    if (composer.speaks('reaction', 50)) {
       composer.add(
         'reaction',
         REACTIONS[reactionBucket(counter - offerCents, ctx.marketCents)],
@@ -624,12 +614,12 @@ export function sellerMessage(
       composer.add('movement', facts.objection === 'stall' ? STALLED : MOVED, false);
     }
   }
-  if (
-    !composer.add('statement', STATEMENTS[facts.intent], true) &&
-    facts.intent !== 'final_offer'
-  ) {
-    composer.add('statement', NEUTRAL_COUNTERS, true);
-  }
+  const statements = STATEMENTS[intent];
+  composer.add(
+    'statement',
+    intent === 'final_offer' ? statements : [...statements, ...NEUTRAL_COUNTERS],
+    true,
+  );
   if (composer.speaks('reason', 30)) composer.add('reason', REASONS, false);
   if (!facts.final && facts.roundsLeft <= 3 && composer.speaks('cue', 60)) {
     composer.add('cue', ROUND_CUES, false);

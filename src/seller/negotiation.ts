@@ -90,9 +90,6 @@ const MAX_CONCESSION = 0.6;
 const STEPS_TO_LIMIT = 6;
 /** A raise earns a full step; holding an offer at or above the fair line earns this much. */
 const HOLDING_STEP = 0.75;
-/** Within this gap (in % of market) in rounds ≥ 8, the seller meets a moving buyer halfway. */
-const SPLIT_GAP_PERCENT = 4;
-const SPLIT_FROM_ROUND = 8;
 
 /**
  * From a keyed hash of the player, the product and the server secret — never the session — so a
@@ -212,7 +209,6 @@ export class Negotiation {
     if (lastRound) return this.#reply(round, 'expired', offer, objection, null, moved);
 
     let ask = previousAsk;
-    let split = false;
     if (earned) {
       next.earnedSteps += moved ? 1 : HOLDING_STEP;
       const window = Math.max(1, ctx.openingAskCents - floor);
@@ -229,20 +225,10 @@ export class Negotiation {
         (this.#temperament.pace * next.earnedSteps) / MAX_ROUNDS +
           this.#temperament.reciprocity * position,
       );
-      const lowest = Math.max(floor, Math.ceil(ctx.openingAskCents - limit * window));
       ask = Math.min(
         previousAsk,
         Math.max(floor, Math.ceil(ctx.openingAskCents - earnedConcession * window)),
       );
-      if (
-        round >= SPLIT_FROM_ROUND &&
-        moved &&
-        (previousAsk - offer) * 100 <= SPLIT_GAP_PERCENT * market
-      ) {
-        const halfway = Math.ceil((previousAsk + offer) / 2);
-        ask = Math.max(lowest, Math.min(ask, halfway));
-        split = ask === halfway;
-      }
     }
 
     // AC_next: take an offer as good as the counter it would make, less a small tolerance.
@@ -250,15 +236,12 @@ export class Negotiation {
     if (offer >= Math.max(floor, ask - tolerance))
       return this.#reply(round, 'accept', offer, objection, null, moved);
 
-    const intent: Intent = !earned
-      ? 'counter_hold'
-      : split
-        ? 'closing_split'
-        : ask === previousAsk
-          ? 'counter_hold'
-          : (previousAsk - ask) * 100 >= 3 * market
-            ? 'counter_big'
-            : 'counter_small';
+    const intent: Intent =
+      ask === previousAsk
+        ? 'counter_hold'
+        : (previousAsk - ask) * 100 >= 3 * market
+          ? 'counter_big'
+          : 'counter_small';
     return this.#reply(round, intent, ask, objection, null, moved);
   }
 
