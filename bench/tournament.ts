@@ -18,6 +18,7 @@ import {
   type Row,
   type TournamentResult,
 } from './tournament/play.js';
+import { generatedTranscripts, phraseFrequencies } from './tournament/phrases.js';
 import { generatedProducts, seededProducts } from './tournament/products.js';
 
 const { values } = parseArgs({
@@ -85,6 +86,21 @@ if (generatedCount > 0) {
   report(`Seeded and ${generatedCount} generated products`, all);
   failed ||= checkBar(all).some((criterion) => !criterion.ok);
 }
+
+// The seller's words over 1,000 generated sessions: no phrase that states no price may appear
+// in 5 % of messages or more.
+const phrases = phraseFrequencies(generatedTranscripts(1_000));
+const wordy = phrases.uses.filter((use) => !use.price);
+const top = wordy[0]?.share ?? 0;
+console.log(
+  `\n## Phrases over 1,000 generated sessions (${phrases.messages} messages, ${phrases.uses.length} phrases)\n`,
+);
+for (const use of wordy.slice(0, 12))
+  console.log(`  ${pct(use.share * 100)}  ${use.slot.padEnd(18)} ${use.text}`);
+console.log(
+  `  ${top < 0.05 ? 'pass' : 'FAIL'}  most frequent phrase that states no price: ${pct(top * 100).trim()} of messages (bar: under 5 %)`,
+);
+failed ||= top >= 0.05;
 
 if (values.url !== undefined) {
   const api = new Api(values.url.replace(/\/+$/, ''));
