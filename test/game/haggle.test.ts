@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { openStore } from '../../src/db/database.js';
+import { createLogger } from '../../src/logger.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
@@ -496,6 +499,26 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         expect((await client.start(player, product.id)).status).toBe(201);
       },
     );
+
+    it('should hold the cool-down in the database, for every server process', async () => {
+      // A second process: its own app and connection on the same database.
+      const store = openStore(t.config);
+      const app = await buildApp({ config: t.config, store, logger: createLogger('silent') });
+      await app.ready();
+      try {
+        const elsewhere = new GameClient({ ...t, app, store });
+        const player = await client.newPlayer();
+        const product = affordable(13);
+        const session = await openSession(player, product);
+        await client.post('/api/haggle/abandon', { session_id: session.id }, player);
+        const again = await elsewhere.start(player, product.id);
+        expect(again.status).toBe(409);
+        expect(again.body.code).toBe('cooling_down');
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    });
 
     it('should not cool down after a deal, nor for another player', async () => {
       const player = await client.newPlayer();
