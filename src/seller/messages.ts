@@ -115,7 +115,7 @@ const GREETINGS: readonly Phrase[] = [
   ['{product} goes for {market} on the market. I will start at {price}.'],
   ['You are looking at {product}. Market price is {market}; mine is {price}.'],
   ['{product}, then. It is worth {market} on the market, and I ask {price}.'],
-  ['This {product} lists at {market} on the market; I want {price}.'],
+  ['{product} lists at {market} on the market; I want {price}.'],
 ];
 
 const INVITES: readonly Phrase[] = [

@@ -8,12 +8,12 @@ export type Topic =
 /** In priority order: the first topic whose pattern matches is the one acknowledged. */
 const PATTERNS: readonly [Topic, RegExp][] = [
   [
-    'walk_away',
-    /\b(walk(ing)? away|leav(e|ing)|go(ing)? elsewhere|somewhere else|another (shop|seller|store)|forget it|no deal then|i'?m out|buy it elsewhere)\b/,
-  ],
-  [
     'limit',
     /\b(final offer|last offer|my (limit|max(imum)?|best)|best i can do|can'?t go (any )?higher|cannot go (any )?higher|not a cent more|take it or leave it|that'?s all i)\b/,
+  ],
+  [
+    'walk_away',
+    /\b(walk(ing)? away|leav(e|ing)|go(ing)? elsewhere|somewhere else|another (shop|seller|store)|forget it|no deal then|i'?m out|buy it elsewhere)\b/,
   ],
   [
     'budget',

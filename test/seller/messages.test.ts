@@ -196,6 +196,7 @@ describe('seller messages', () => {
       ['Overpriced!', 'complaint'],
       ["I'll walk away", 'walk_away'],
       ['I can buy it elsewhere', 'walk_away'],
+      ['Take it or leave it.', 'limit'],
       ['Would you take 20?', 'question'],
       ['I offer 20.', null],
       ['', null],
