@@ -97,6 +97,18 @@ export function phrasePattern(text: string): RegExp {
   );
 }
 
+/**
+ * Whether a message contains a phrase: a fast test for the phrase's longest fixed part, then the
+ * pattern — the reports check hundreds of phrases against thousands of messages.
+ */
+export function phraseMatcher(text: string): (message: string) => boolean {
+  const pattern = phrasePattern(text);
+  const fixed = text
+    .split(/\{(?:price|market|offer|n|product)\}/)
+    .reduce((a, b) => (b.length > a.length ? b : a), '');
+  return (message) => message.includes(fixed) && pattern.test(message);
+}
+
 export interface PhraseUse {
   slot: string;
   text: string;
@@ -115,8 +127,8 @@ export function phraseFrequencies(transcripts: readonly Transcript[]): {
     ...t.rounds.map((r) => r.reply.message),
   ]);
   const uses = allPhrases().map((phrase) => {
-    const pattern = phrasePattern(phrase.text);
-    const count = messages.filter((message) => pattern.test(message)).length;
+    const matches = phraseMatcher(phrase.text);
+    const count = messages.filter(matches).length;
     return {
       slot: phrase.slot,
       text: phrase.text,
