@@ -1,6 +1,6 @@
 import { pick } from './hash.js';
 import { formatCredits } from './money.js';
-import type { Objection } from './negotiation.js';
+import type { Objection } from './terms.js';
 import { topicOf, type Topic } from './topics.js';
 
 /** What the seller means to say; the words are chosen per session from the phrases below. */

@@ -1,6 +1,8 @@
 import { keyedUnitInterval } from './hash.js';
 import { greetingMessage, sellerMessage, type Intent } from './messages.js';
-import { FAIR_LINE_PERCENT, INSULT_LINE_PERCENT } from './terms.js';
+import { FAIR_LINE_PERCENT, INSULT_LINE_PERCENT, type Objection } from './terms.js';
+
+export type { Objection } from './terms.js';
 
 export const MAX_ROUNDS = 10;
 /** The round whose counter-offer is the seller's last one. */
@@ -29,12 +31,6 @@ export interface PastRound {
   counterCents: number | null;
   playerMessage?: string | null;
 }
-
-/**
- * What the seller objected to in an offer: `insult` (below the insult line), `retreat` (below
- * the buyer's previous offer), `stall` (no raise, below the fair line: it earns nothing).
- */
-export type Objection = 'none' | 'insult' | 'retreat' | 'stall';
 
 /** The seller's answer without its words: everything a price depends on. */
 export interface SellerDecision {

@@ -20,6 +20,12 @@ export const INSULT_LINE_PERCENT = 40;
 export const FAIR_LINE_PERCENT = 88;
 
 /**
+ * What the seller objected to in an offer: `insult` (below the insult line), `retreat` (below
+ * the buyer's previous offer), `stall` (no raise, below the fair line: it earns nothing).
+ */
+export type Objection = 'none' | 'insult' | 'retreat' | 'stall';
+
+/**
  * How far below market each category's seller will go at most, as a fraction of market price.
  * Perishable and branded goods hold their price; fashion has the most room.
  */
