@@ -99,7 +99,7 @@ type Phrase = readonly [text: string, ...claims: Claim[]];
 
 const HELLOS: Record<Persona, readonly Phrase[]> = {
   friendly: [['Hi there!'], ['Welcome in!'], ['Hello, friend.'], ['Good to see you.'], ['Hey!']],
-  gruff: [['Yes?'], ['Right.'], ['Morning.'], ['You again? No, new face.'], ['Go on then.']],
+  gruff: [['Yes?'], ['Right.'], ['Morning.'], ['Come in, then.'], ['Go on then.']],
   formal: [
     ['Good day.'],
     ['Welcome.'],
