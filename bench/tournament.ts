@@ -18,6 +18,7 @@ import {
   type Row,
   type TournamentResult,
 } from './tournament/play.js';
+import { generatedTranscripts, phraseFrequencies } from './tournament/phrases.js';
 import { generatedProducts, seededProducts } from './tournament/products.js';
 
 const { values } = parseArgs({
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     url: { type: 'string' },
     generated: { type: 'string', default: '500' },
     quick: { type: 'boolean', default: false },
+    sequences: { type: 'string', default: '2000' },
     secret: { type: 'string', default: 'tournament-secret' },
   },
 });
@@ -32,10 +34,10 @@ const { values } = parseArgs({
 const pct = (value: number) => `${value.toFixed(1)} %`.padStart(8);
 
 function table(rows: Row[]): string {
-  const header = `${'buyer'.padEnd(42)}${'group'.padEnd(12)}${'deals'.padStart(8)}${'discount'.padStart(10)}${'surplus'.padStart(9)}${'rounds'.padStart(8)}`;
+  const header = `${'buyer'.padEnd(42)}${'group'.padEnd(12)}${'deals'.padStart(8)}${'discount'.padStart(10)}${'max'.padStart(9)}${'surplus'.padStart(9)}${'rounds'.padStart(8)}`;
   const lines = rows.map(
     (row) =>
-      `${row.buyer.padEnd(42)}${row.group.padEnd(12)}${pct(row.dealRate * 100)}${pct(row.meanDiscount).padStart(10)}${row.meanSurplus.toFixed(2).padStart(9)}${row.meanRounds.toFixed(1).padStart(8)}`,
+      `${row.buyer.padEnd(42)}${row.group.padEnd(12)}${pct(row.dealRate * 100)}${pct(row.meanDiscount).padStart(10)}${pct(row.maxDiscount).padStart(9)}${row.meanSurplus.toFixed(2).padStart(9)}${row.meanRounds.toFixed(1).padStart(8)}`,
   );
   return [header, '-'.repeat(header.length), ...lines].join('\n');
 }
@@ -43,17 +45,22 @@ function table(rows: Row[]): string {
 function report(title: string, result: TournamentResult): void {
   console.log(`\n## ${title} (${result.products} products)\n`);
   console.log(table(result.rows));
-  console.log('\nReasonable buyers by category:');
+  console.log('\nReasonable buyers by category (and the prober):');
   for (const row of result.categories) {
     console.log(
-      `  ${row.category.padEnd(16)} deals ${pct(row.dealRate * 100)}  discount ${pct(row.meanDiscount)}  surplus ${row.meanSurplus.toFixed(2)}`,
+      `  ${row.category.padEnd(16)} deals ${pct(row.dealRate * 100)}  discount ${pct(row.meanDiscount)}  surplus ${row.meanSurplus.toFixed(2)}  best reasonable ${pct(row.bestReasonable)}  prober ${pct(row.prober)}`,
     );
   }
   console.log('\nExploitability:');
   console.log(
     `  white-box buyer (knows the floor and the algorithm): worst surplus ${result.whiteBox.worstSurplus.toFixed(2)} W, mean ${result.whiteBox.meanSurplus.toFixed(2)} W, mean discount ${pct(result.whiteBox.meanDiscount).trim()}`,
   );
-  console.log(`  retry gain (best of 3 sessions vs one): ${result.retryGain.toFixed(2)} points`);
+  console.log(
+    `  retry gain (best of 3 vs one): same player ${result.retryGain.toFixed(2)} points, new players ${result.newPlayerGain.toFixed(2)} points`,
+  );
+  console.log(
+    `  random search: ${result.randomSequences} sequences per product; prober: ${result.probeSessions} sessions per product`,
+  );
   console.log(
     `  skill gradient (best reasonable vs accept-the-ask): ${result.skillGradient.toFixed(1)} points`,
   );
@@ -62,7 +69,11 @@ function report(title: string, result: TournamentResult): void {
     console.log(`  ${criterion.ok ? 'pass' : 'FAIL'}  ${criterion.name} — ${criterion.detail}`);
 }
 
-const options = { secret: values.secret, quick: values.quick };
+const options = {
+  secret: values.secret,
+  quick: values.quick,
+  randomSequences: Number(values.sequences),
+};
 const seeded = await runTournament(seededProducts, options);
 report('Seeded products', seeded);
 const generatedCount = Number(values.generated);
@@ -75,6 +86,21 @@ if (generatedCount > 0) {
   report(`Seeded and ${generatedCount} generated products`, all);
   failed ||= checkBar(all).some((criterion) => !criterion.ok);
 }
+
+// The seller's words over 1,000 generated sessions: no phrase that states no price may appear
+// in 5 % of messages or more.
+const phrases = phraseFrequencies(generatedTranscripts(1_000));
+const wordy = phrases.uses.filter((use) => !use.price);
+const top = wordy[0]?.share ?? 0;
+console.log(
+  `\n## Phrases over 1,000 generated sessions (${phrases.messages} messages, ${phrases.uses.length} phrases)\n`,
+);
+for (const use of wordy.slice(0, 12))
+  console.log(`  ${pct(use.share * 100)}  ${use.slot.padEnd(18)} ${use.text}`);
+console.log(
+  `  ${top < 0.05 ? 'pass' : 'FAIL'}  most frequent phrase that states no price: ${pct(top * 100).trim()} of messages (bar: under 5 %)`,
+);
+failed ||= top >= 0.05;
 
 if (values.url !== undefined) {
   const api = new Api(values.url.replace(/\/+$/, ''));
@@ -93,6 +119,9 @@ if (values.url !== undefined) {
         product,
         context: {
           sessionId: '',
+          playerId: '',
+          productId: product.id,
+          secret: '',
           productName: product.name,
           marketCents: product.marketCents,
           floorCents: 0,

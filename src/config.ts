@@ -20,6 +20,8 @@ export interface Config {
   trustProxy: boolean;
   /** Secret mixed into every product's hidden floor; null = generated once and kept in the database. */
   sellerSecret: string | null;
+  /** Minutes before a player may negotiate again for a product after a negotiation without a deal. */
+  haggleCooldownMinutes: number;
   /** Shared rate-limit store for several processes; null = each process counts on its own. */
   redisUrl: string | null;
   /** Origins whose browser pages may call the API; null = any origin. */
@@ -106,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
     trustProxy: oneOf('TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     sellerSecret,
+    haggleCooldownMinutes: integer('HAGGLE_COOLDOWN_MINUTES', 30, 0, 10_080),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     corsOrigins: parseOrigins(read('CORS_ORIGINS')),
     limits: {

@@ -1,12 +1,14 @@
-import { MAX_ROUNDS } from '../../src/seller/index.js';
+import { MAX_ROUNDS, movingStepCents } from '../../src/seller/index.js';
 import type { Game } from './game.js';
 
 /**
  * naive / exploit: scripts the seller must not lose money to (≤ 7 % discount or no deal).
  * reasonable: the buyers a good seller should deal with (≥ 85 % deals at 8–18 % discount).
+ * constant: never move their offer (no deal above 12 % discount).
+ * waiting: wait-then-jump and creepers (no more than the best reasonable buyer + 1 point).
  * other: further scripted styles, held to the general bar only.
  */
-export type Group = 'naive' | 'exploit' | 'reasonable' | 'other';
+export type Group = 'naive' | 'exploit' | 'reasonable' | 'constant' | 'waiting' | 'other';
 
 export interface Buyer {
   name: string;
@@ -115,6 +117,75 @@ function lowCreepThenAccept(k: number): Buyer {
   };
 }
 
+/** Whether to take the seller's final counter (round 9's, the last) rather than leave. */
+const takesFinal = (s: Situation) =>
+  s.round === MAX_ROUNDS && s.counter !== null && s.counter <= s.market;
+
+/** Offers `percent` % of market in every round; takes round 9's final counter at or below market. */
+function constantBuyer(percent: number): Buyer {
+  return {
+    name: `constant-${percent}%`,
+    group: 'constant',
+    play: (game) =>
+      script(game, (s) => {
+        if (takesFinal(s)) return 'accept';
+        return { offer: Math.min((s.market * percent) / 100, ask(s)) };
+      }),
+  };
+}
+
+/**
+ * Holds 55 % of market, then from round `round` on offers `percent` % (the jump); takes a
+ * counter at or below its offer, or round 9's final counter at or below market.
+ */
+function waitThenJump(round: number, percent: number): Buyer {
+  return {
+    name: `wait-jump@${round}→${percent}%`,
+    group: 'waiting',
+    play: (game) =>
+      script(game, (s) => {
+        const offer = s.market * (s.round < round ? 0.55 : percent / 100);
+        if (s.counter !== null && (s.counter <= offer || takesFinal(s))) return 'accept';
+        return { offer: Math.min(offer, ask(s)) };
+      }),
+  };
+}
+
+/** Starts at `percent` % and raises by one cent more than the smallest step the seller counts. */
+function creeper(percent: number): Buyer {
+  return {
+    name: `creeper-from-${percent}%`,
+    group: 'waiting',
+    play: (game) =>
+      script(game, (s) => {
+        const offer =
+          s.lastOffer === null
+            ? (s.market * percent) / 100
+            : s.lastOffer + movingStepCents(s.market) + 1;
+        if (s.counter !== null && (s.counter <= offer || takesFinal(s))) return 'accept';
+        return { offer: Math.min(offer, ask(s)) };
+      }),
+  };
+}
+
+/** The linear buyer, but once, in round `round`, it offers 5 % of market less than before. */
+function retreatOnce(round: number): Buyer {
+  const linear = (r: number, market: number) => market * (0.6 + (0.3 * (r - 1)) / (MAX_ROUNDS - 1));
+  return {
+    name: `retreat-once@${round}`,
+    group: 'other',
+    play: (game) =>
+      script(game, (s) => {
+        const offer =
+          s.round === round && s.lastOffer !== null
+            ? s.lastOffer - s.market * 0.05
+            : linear(s.round, s.market);
+        if (s.counter !== null && (s.counter <= offer || takesFinal(s))) return 'accept';
+        return { offer: Math.min(offer, ask(s)) };
+      }),
+  };
+}
+
 export const scriptedBuyers: readonly Buyer[] = [
   {
     name: 'accept-the-ask',
@@ -169,6 +240,12 @@ export const scriptedBuyers: readonly Buyer[] = [
         return { offer: Math.min(ask(s), s.market * (s.round === 9 ? 0.85 : 0.9)) };
       }),
   },
+  ...Array.from({ length: 9 }, (_, i) => constantBuyer(55 + 5 * i)),
+  ...[7, 8, 9, 10].flatMap((round) =>
+    Array.from({ length: 9 }, (_, i) => waitThenJump(round, 60 + 5 * i)),
+  ),
+  ...[45, 55, 65, 75, 85].map(creeper),
+  ...[3, 5, 7].map(retreatOnce),
 ];
 
 /** The polynomial buyers the grid optimiser chooses among. */

@@ -1,10 +1,4 @@
-import {
-  MAX_ROUNDS,
-  openingMessage,
-  respondToOffer,
-  type PastRound,
-  type SellerContext,
-} from '../../src/seller/index.js';
+import { MAX_ROUNDS, Negotiation, type SellerContext } from '../../src/seller/index.js';
 
 /** What a buyer sees when a negotiation opens. */
 export interface Opening {
@@ -34,41 +28,53 @@ export interface Outcome {
   rounds: number;
 }
 
-/** The seller called directly: what `npm run tournament` uses unless given `--url`. */
+/**
+ * The seller called directly: what `npm run tournament` uses unless given `--url`. It plays the
+ * seller's decisions only; the words are checked by the seller's own tests.
+ */
 export class LocalGame implements Game {
   readonly opening: Opening;
-  readonly #history: PastRound[] = [];
+  readonly #negotiation: Negotiation;
+  #counter: number | null = null;
   #over = false;
   #price: number | null = null;
 
   constructor(readonly context: SellerContext) {
     this.opening = { marketCents: context.marketCents, openingAskCents: context.openingAskCents };
-    openingMessage(context);
+    this.#negotiation = new Negotiation(context);
   }
 
-  offer(cents: number): Promise<Reply> {
-    if (this.#over || this.#history.length >= MAX_ROUNDS) throw new Error('the game is over');
-    const reply = respondToOffer(this.context, this.#history, cents);
-    this.#history.push({ offerCents: cents, counterCents: reply.counterCents });
+  /** The same as `offer`, without a promise: the search buyers play millions of rounds. */
+  offerNow(cents: number): Reply {
+    if (this.#over || this.#negotiation.round >= MAX_ROUNDS) throw new Error('the game is over');
+    const reply = this.#negotiation.offer(cents);
+    this.#counter = reply.counterCents;
     this.#over = reply.action !== 'counter';
     if (reply.action === 'accept') this.#price = cents;
-    return Promise.resolve({
+    return {
       action: reply.action,
       counterCents: reply.counterCents,
       round: reply.round,
       ended: this.#over,
-    });
+    };
+  }
+
+  offer(cents: number): Promise<Reply> {
+    return Promise.resolve(this.offerNow(cents));
+  }
+
+  acceptNow(): boolean {
+    if (this.#over || this.#counter === null) return false;
+    this.#over = true;
+    this.#price = this.#counter;
+    return true;
   }
 
   accept(): Promise<boolean> {
-    const counter = this.#history.at(-1)?.counterCents ?? null;
-    if (this.#over || counter === null) return Promise.resolve(false);
-    this.#over = true;
-    this.#price = counter;
-    return Promise.resolve(true);
+    return Promise.resolve(this.acceptNow());
   }
 
   outcome(): Outcome {
-    return { priceCents: this.#price, rounds: this.#history.length };
+    return { priceCents: this.#price, rounds: this.#negotiation.round };
   }
 }

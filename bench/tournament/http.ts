@@ -85,7 +85,7 @@ export class HttpGame implements Game {
 
   static async open(api: Api, product: TournamentProduct): Promise<HttpGame | null> {
     const player = await api.newPlayer();
-    const started = await api.call<{ id: string }>(
+    const started = await api.call<{ id: string; opening_ask: number }>(
       'POST',
       '/api/haggle/start',
       { player_id: player.id, product_id: product.id },
@@ -94,14 +94,7 @@ export class HttpGame implements Game {
     if (started.status === 409) return null;
     if (started.status !== 201)
       throw new Error(`start failed: ${started.status} ${started.body.code ?? ''}`);
-    const detail = await api.call<{ messages: { offer_amount: number | null }[] }>(
-      'GET',
-      `/api/haggle/${started.body.data.id}`,
-      undefined,
-      player.key,
-    );
-    const ask = detail.body.data.messages[0]?.offer_amount ?? null;
-    if (ask === null) throw new Error('the greeting carries no opening ask');
+    const ask = started.body.data.opening_ask;
     return new HttpGame(api, player.key, started.body.data.id, {
       marketCents: product.marketCents,
       openingAskCents: toCents(ask),

@@ -12,7 +12,11 @@ import type {
   CapabilityRequestsTable,
   RequestQuotaTable,
 } from '../modules/requests/requests.tables.js';
-import type { HaggleMessagesTable, HaggleSessionsTable } from '../modules/haggle/haggle.tables.js';
+import type {
+  HaggleCooldownsTable,
+  HaggleMessagesTable,
+  HaggleSessionsTable,
+} from '../modules/haggle/haggle.tables.js';
 import type { PlayersTable } from '../modules/players/players.tables.js';
 import type { ProductsTable } from '../modules/products/products.tables.js';
 import type { TransactionsTable } from '../modules/transactions/transactions.tables.js';
@@ -37,5 +41,6 @@ export interface Database {
   products: ProductsTable;
   haggle_sessions: HaggleSessionsTable;
   haggle_messages: HaggleMessagesTable;
+  haggle_cooldowns: HaggleCooldownsTable;
   transactions: TransactionsTable;
 }

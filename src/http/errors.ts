@@ -16,6 +16,7 @@ export const statusOfCode = {
   out_of_stock: 409,
   no_counter_offer: 409,
   identity_conflict: 409,
+  cooling_down: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

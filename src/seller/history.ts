@@ -1,10 +1,11 @@
 import type { PastRound } from './negotiation.js';
 
-/** One stored message as far as the seller's memory goes: who spoke, in which round, at what price. */
+/** One stored message as far as the seller's memory goes: who spoke, in which round, at what price, in what words. */
 export interface RecordedMessage {
   sender: 'seller' | 'player';
   round: number;
   offer_cents: number | null;
+  message: string;
 }
 
 /**
@@ -18,7 +19,11 @@ export function pastRounds(messages: readonly RecordedMessage[]): PastRound[] {
     const index = row.round - 1;
     const round = rounds[index];
     if (row.sender === 'player' && round === undefined) {
-      rounds[index] = { offerCents: row.offer_cents, counterCents: null };
+      rounds[index] = {
+        offerCents: row.offer_cents,
+        counterCents: null,
+        playerMessage: row.message,
+      };
     } else if (row.sender === 'seller' && round !== undefined) {
       rounds[index] = { ...round, counterCents: row.offer_cents };
     }

@@ -1,19 +1,28 @@
 /**
  * The automated seller: pure, deterministic decisions and words. No I/O, no clock, no random
- * numbers — variety comes from hashing the session id, so a replay gives identical answers.
+ * numbers — its temperament toward a buyer comes from a keyed hash of the player, the product
+ * and the server secret, and its choice of words from the session id.
  */
 export { formatCredits } from './money.js';
-export { greetingMessage as openingMessage } from './messages.js';
 export {
+  FINAL_COUNTER_ROUND,
   lastCounter,
   MAX_ROUNDS,
+  movingStepCents,
+  Negotiation,
+  openingMessage,
   respondToOffer,
+  STRIKES,
+  type Objection,
   type PastRound,
   type SellerContext,
+  type SellerDecision,
   type SellerReply,
 } from './negotiation.js';
+export { topicOf, type Topic } from './topics.js';
 export {
   CATEGORIES,
+  FAIR_LINE_PERCENT,
   INSULT_LINE_PERCENT,
   sellerTerms,
   type Category,

@@ -1,352 +1,658 @@
 import { pick } from './hash.js';
 import { formatCredits } from './money.js';
+import type { Objection } from './terms.js';
+import { topicOf, type Topic } from './topics.js';
 
-/** What the seller means to say; the words are chosen per session from the variants below. */
+/** What the seller means to say; the words are chosen per session from the phrases below. */
 export type Intent =
   | 'greet'
   | 'counter_small'
   | 'counter_big'
-  | 'counter_freeze'
+  | 'counter_hold'
   | 'insult_warning'
-  | 'closing_split'
   | 'final_offer'
   | 'accept'
   | 'reject_insult'
   | 'reject_bad_faith'
   | 'expired';
 
-type Persona = 'friendly' | 'gruff' | 'formal';
-const PERSONAS: readonly Persona[] = ['friendly', 'gruff', 'formal'];
+export type Persona = 'friendly' | 'gruff' | 'formal';
+export const PERSONAS: readonly Persona[] = ['friendly', 'gruff', 'formal'];
 
 export const MAX_MESSAGE_LENGTH = 240;
 
-/** The facts a message may state. The floor is deliberately not among them. */
-export interface MessageFacts {
+/**
+ * Claims a phrase makes about the numbers. A phrase with a claim is used only when the claim
+ * holds (see `claimHolds`), so no message says something its own numbers contradict.
+ */
+export type Claim =
+  | 'far' // the counter is at least 20 % of market above the offer
+  | 'close' // the counter is at most 5 % of market above the offer
+  | 'moved' // the offer raised the buyer's best by the counted step
+  | 'stalled' // the offer earned nothing: no raise, below the fair line
+  | 'retreat' // the offer is below the buyer's previous one
+  | 'insult' // the offer is below 40 % of market
+  | 'one_more_ends' // one more insult or retreat ends the negotiation
+  | 'lower' // the counter is below the previous ask
+  | 'big_step' // the counter is at least 3 % of market below the previous ask
+  | 'hold' // the counter equals the previous ask
+  | 'final'; // this counter is round 9's, the last; or the reply ends the negotiation
+
+/** The numbers a reply's words may speak of. The floor is deliberately not among them. */
+export interface ReplyFacts {
+  intent: Intent;
   round: number;
-  offerCents: number | null;
-  /** The price this reply stands for: the counter, the deal or the opening ask. */
-  priceCents: number | null;
-  moved: boolean;
   roundsLeft: number;
+  /** The price this reply stands for: the counter, the deal or the opening ask. */
+  counterCents: number | null;
+  dealCents: number | null;
+  previousAskCents: number;
+  final: boolean;
+  moved: boolean;
+  objection: Objection;
+  strikesLeft: number | null;
 }
 
-interface Context {
+interface WordsContext {
   sessionId: string;
   productName: string;
   marketCents: number;
 }
 
-const OPENERS: Record<Persona, readonly string[]> = {
-  friendly: [
-    'Thanks for the offer!',
-    'Ah, good to hear from you.',
-    'Alright, let me see.',
-    'Hmm, okay.',
-    'Nice try!',
-  ],
-  gruff: ['Look.', 'Right.', 'Listen.', 'Hm.', 'Well.'],
+/** Whether a claim is true of a reply to `offerCents`. */
+export function claimHolds(
+  claim: Claim,
+  facts: ReplyFacts,
+  offerCents: number,
+  marketCents: number,
+): boolean {
+  const counter = facts.counterCents;
+  const gap = counter === null ? null : counter - offerCents;
+  switch (claim) {
+    case 'far':
+      return gap !== null && gap * 100 >= 20 * marketCents;
+    case 'close':
+      return gap !== null && gap * 100 <= 5 * marketCents;
+    case 'moved':
+      return facts.moved;
+    case 'stalled':
+      return facts.objection === 'stall';
+    case 'retreat':
+      return facts.objection === 'retreat';
+    case 'insult':
+      return facts.objection === 'insult';
+    case 'one_more_ends':
+      return facts.strikesLeft === 1;
+    case 'lower':
+      return counter !== null && counter < facts.previousAskCents;
+    case 'big_step':
+      return counter !== null && (facts.previousAskCents - counter) * 100 >= 3 * marketCents;
+    case 'hold':
+      return counter !== null && counter === facts.previousAskCents;
+    case 'final':
+      return facts.final;
+  }
+}
+
+/** A phrase and the claims it makes; `{price}`, `{offer}`, `{market}`, `{product}`, `{n}` are filled in. */
+type Phrase = readonly [text: string, ...claims: Claim[]];
+
+const HELLOS: Record<Persona, readonly Phrase[]> = {
+  friendly: [['Hi there!'], ['Welcome in!'], ['Hello, friend.'], ['Good to see you.'], ['Hey!']],
+  gruff: [['Yes?'], ['Right.'], ['Morning.'], ['Come in, then.'], ['Go on then.']],
   formal: [
-    'Thank you for your offer.',
-    'I have considered your proposal.',
-    'Noted.',
-    'Thank you.',
-    'I see.',
+    ['Good day.'],
+    ['Welcome.'],
+    ['Good afternoon.'],
+    ['Thank you for stopping by.'],
+    ['Greetings.'],
   ],
 };
 
-const CLOSERS: Record<Persona, readonly string[]> = {
+const GREETINGS: readonly Phrase[] = [
+  ['{product} sells for {market} on the market; I am asking {price}.'],
+  ['{product}: market price {market}, my asking price {price}.'],
+  ['{product} goes for {market} on the market. I will start at {price}.'],
+  ['You are looking at {product}. Market price is {market}; mine is {price}.'],
+  ['{product}, then. It is worth {market} on the market, and I ask {price}.'],
+  ['{product} lists at {market} on the market; I want {price}.'],
+];
+
+const INVITES: readonly Phrase[] = [
+  ['Make me an offer.'],
+  ['What would you pay?'],
+  ['Your offer?'],
+  ['Name your price.'],
+  ['What did you have in mind?'],
+  ['Tell me what you are thinking.'],
+  ['Go ahead, make an offer.'],
+];
+
+const OPENERS: Record<Persona, readonly Phrase[]> = {
   friendly: [
-    'What do you say?',
-    'Your move!',
-    'Shall we?',
-    'I think that is fair.',
-    'Let me know.',
+    ['Thanks for the offer.'],
+    ['Alright, let me think.'],
+    ['Okay, I hear you.'],
+    ['Let me see here.'],
+    ['Fair enough.'],
+    ['I like that you are talking.'],
+    ['Ah, you drive a bargain.'],
+    ['Mm, let me see.'],
   ],
   gruff: [
-    'Take it or leave it.',
-    'Your call.',
-    'That is how it is.',
-    'Think it over.',
-    'Up to you.',
+    ['Look.'],
+    ['Listen.'],
+    ['Hm.'],
+    ['Well.'],
+    ['So.'],
+    ['Right then.'],
+    ['Fine.'],
+    ['Okay.'],
   ],
   formal: [
-    'I look forward to your reply.',
-    'Please let me know.',
-    'I trust that is acceptable.',
-    'The choice is yours.',
-    'Kind regards.',
+    ['Thank you for your offer.'],
+    ['I have considered your proposal.'],
+    ['Noted.'],
+    ['I see.'],
+    ['Understood.'],
+    ['Let me respond.'],
+    ['Very well.'],
+    ['I appreciate the offer.'],
   ],
 };
 
-/** Reaction to the offer, by how it compares to the market price. */
-const REACTIONS: Record<'way_low' | 'low' | 'getting_there' | 'close', readonly string[]> = {
-  way_low: [
-    'That is far too low.',
-    'That is a long way off.',
-    'I cannot go anywhere near that.',
-    'That barely covers my costs.',
-    'We are far apart.',
+/** The reaction to how far apart the two prices are; each bucket's claim is its condition. */
+const REACTIONS: Record<'far' | 'apart' | 'nearer' | 'close', readonly Phrase[]> = {
+  far: [
+    ['We are far apart.', 'far'],
+    ['That is a long way from my price.', 'far'],
+    ['I cannot go anywhere near that.', 'far'],
+    ['There is a big gap between us.', 'far'],
+    ['You are far below what I can do.', 'far'],
+    ['That is miles off.', 'far'],
+    ['We are worlds apart.', 'far'],
+    ['There is a wide gap between us.', 'far'],
+    ['That is miles below my price.', 'far'],
+    ['We are a long way apart.', 'far'],
+    ['That offer is far from my price.', 'far'],
+    ['You are a long way short.', 'far'],
   ],
-  low: [
-    'Still too low.',
-    'That is below what I can do.',
-    'Not quite enough.',
-    'I need more than that.',
-    'That is on the low side.',
+  apart: [
+    ['Still too low.'],
+    ['That is below what I can do.'],
+    ['I need more than that.'],
+    ['Not enough, I am afraid.'],
+    ['That will not do yet.'],
+    ['You will have to do better.'],
   ],
-  getting_there: [
-    'Now we are getting somewhere.',
-    'That is closer.',
-    'We are not far apart now.',
-    'Better.',
-    'That is a reasonable offer.',
+  nearer: [
+    ['That is a serious offer.'],
+    ['Now we are talking.'],
+    ['I can work with that.'],
+    ['That is more like it.'],
+    ['We are getting somewhere.'],
+    ['That is a proper offer.'],
   ],
   close: [
-    'We are very close.',
-    'Almost there.',
-    'That is nearly it.',
-    'So close.',
-    'Just a little more.',
+    ['We are close.', 'close'],
+    ['Almost there.', 'close'],
+    ['Only a little between us now.', 'close'],
+    ['So close.', 'close'],
+    ['We are nearly there.', 'close'],
+    ['Just a small gap left.', 'close'],
   ],
 };
 
-const MOVEMENT: Record<'moved' | 'stalled', readonly string[]> = {
-  moved: [
-    'I appreciate you moving.',
-    'Thanks for coming up.',
-    'Good, you are moving.',
-    'That is progress.',
-    'I see you are serious.',
-  ],
-  stalled: [
-    'You have not moved.',
-    'That is the same offer again.',
-    'Repeating yourself will not help.',
-    'Waiting will not lower my price.',
-    'Give me something new.',
-  ],
-};
-
-const REASONS: readonly string[] = [
-  'There is real demand for this one.',
-  'It is worth every credit.',
-  'Quality like this is hard to find.',
-  'I have little margin on it.',
-  'Others have asked about it.',
+const MOVED: readonly Phrase[] = [
+  ['I see you moving.', 'moved'],
+  ['Thanks for coming up.', 'moved'],
+  ['That is progress.', 'moved'],
+  ['Good, you raised your offer.', 'moved'],
+  ['You came up, so I will too.', 'moved', 'lower'],
+  ['A step up from you.', 'moved'],
+  ['Moving in the right direction.', 'moved'],
+  ['You are raising; I notice.', 'moved'],
+  ['That is a better offer than before.', 'moved'],
+  ['Progress on your side.', 'moved'],
 ];
 
-/** The part that carries the price; {price} is the structured field's value. */
-const STATEMENTS: Record<Intent, readonly string[]> = {
-  greet: [
-    'Welcome! {product} sells for {market} on the market; I am asking {price}.',
-    'Hello. {product}: market price {market}, my asking price {price}.',
-    'Good day. {product} goes for {market} on the market. I will start at {price}.',
-    'Interested in {product}? Market price is {market}; you can have it for {price}.',
-    '{product}, then. It is worth {market} on the market, and my price is {price}.',
-  ],
+const STALLED: readonly Phrase[] = [
+  ['You have not moved.', 'stalled'],
+  ['That is no higher than before.', 'stalled'],
+  ['Repeating yourself will not help.', 'stalled'],
+  ['Waiting will not lower my price.', 'stalled'],
+  ['Offering the same again gets you nowhere.', 'stalled'],
+  ['The same offer gets the same answer.', 'stalled'],
+  ['Standing still earns nothing here.', 'stalled'],
+  ['No raise, no discount.', 'stalled'],
+  ['You are not moving, so neither am I.', 'stalled'],
+  ['Holding still will not move me.', 'stalled'],
+];
+
+const RETREAT_WARNINGS: readonly Phrase[] = [
+  ['That is lower than your last offer.', 'retreat'],
+  ['You went backwards.', 'retreat'],
+  ['Going down is not how this works.', 'retreat'],
+  ['Your offer dropped.', 'retreat'],
+  ['That is less than you offered before.', 'retreat'],
+  ['Backwards? Really?', 'retreat'],
+];
+
+const INSULT_WARNINGS: readonly Phrase[] = [
+  ['{offer} is an insult.', 'insult'],
+  ['{offer}? That is insulting.', 'insult'],
+  ['An offer of {offer} is not serious; it is an insult.', 'insult'],
+  ['{offer} for this? That is an insult.', 'insult'],
+  ['I take {offer} as an insult.', 'insult'],
+  ['You offer {offer}? Insulting.', 'insult'],
+];
+
+const LAST_STRIKE: readonly Phrase[] = [
+  ['Once more and I end this.', 'one_more_ends'],
+  ['Do that again and we are done.', 'one_more_ends'],
+  ['One more like that and I walk away.', 'one_more_ends'],
+  ['Another like it ends the talk.', 'one_more_ends'],
+  ['Next time I stop talking.', 'one_more_ends'],
+  ['That was your one warning.', 'one_more_ends'],
+];
+
+const REASONS: readonly Phrase[] = [
+  ['There is real demand for this one.'],
+  ['It is worth every credit.'],
+  ['Others have asked about it.'],
+  ['It will not sit on the shelf long.'],
+  ['You will not regret it.'],
+  ['It is a good piece.'],
+  ['I stand behind what I sell.'],
+  ['It is in fine shape.'],
+  ['People come back for these.'],
+  ['It sells well.'],
+  ['I know what it is worth.'],
+  ['It is one of my better items.'],
+];
+
+/** Price statements: they carry the number of the structured field. */
+const STATEMENTS: Record<
+  Exclude<Intent, 'greet' | 'reject_insult' | 'reject_bad_faith' | 'expired'>,
+  readonly Phrase[]
+> = {
   counter_small: [
-    'I can come down to {price}.',
-    'I can do {price}.',
-    'How about {price}?',
-    'Let us say {price}.',
-    'My price is now {price}.',
-    '{price} is what I can offer.',
-    'I will go to {price}.',
+    ['I can come down to {price}.', 'lower'],
+    ['I can lower it to {price}.', 'lower'],
+    ['I will go down to {price}.', 'lower'],
+    ['Down to {price}, then.', 'lower'],
+    ['A little lower: {price}.', 'lower'],
+    ['I will drop to {price}.', 'lower'],
+    ['I can shave it to {price}.', 'lower'],
+    ['Let me come down to {price}.', 'lower'],
   ],
   counter_big: [
-    'For you, {price}.',
-    'I will make a real move: {price}.',
-    'I can drop to {price}.',
-    'Fine, {price}.',
-    'I will come down to {price}, a good step.',
-    'Let us try {price}.',
-    'You can have it for {price}.',
+    ['I will make a real move: {price}.', 'lower', 'big_step'],
+    ['A big step down for you: {price}.', 'lower', 'big_step'],
+    ['I will come down a good way, to {price}.', 'lower', 'big_step'],
+    ['That earns a real drop: {price}.', 'lower', 'big_step'],
+    ['I will cut it right down to {price}.', 'lower', 'big_step'],
+    ['A proper drop: {price}.', 'lower', 'big_step'],
   ],
-  counter_freeze: [
-    'My price stays at {price}.',
-    'I am holding at {price}.',
-    'It is still {price}.',
-    '{price} stands.',
-    'I will not go below {price} for that.',
-    'The price remains {price}.',
-    'Still {price}.',
+  counter_hold: [
+    ['My price stays at {price}.', 'hold'],
+    ['I am holding at {price}.', 'hold'],
+    ['It remains {price}.', 'hold'],
+    ['{price} stands.', 'hold'],
+    ['The price is unchanged: {price}.', 'hold'],
+    ['I stay at {price}.', 'hold'],
+    ['Still at {price}.', 'hold'],
+    ['{price}, same as before.', 'hold'],
   ],
   insult_warning: [
-    'You offered {offer}; that is insulting. My price is {price}. Once more and I walk away.',
-    'An offer of {offer} is an insult. I stay at {price}, and another like it ends this.',
-    '{offer}? Be serious. It is {price}, and one more offer like that and we are done.',
-    'I will ignore {offer} once. My price is {price}; do that again and I stop.',
-    'That is not an offer, that is an insult. {price}, and no more of those.',
-  ],
-  closing_split: [
-    'Let us meet in the middle: {price}.',
-    'Split the difference? {price}.',
-    'Meet me halfway at {price}.',
-    'I will meet you partway: {price}.',
-    'Let us settle near the middle: {price}.',
+    ['My price stays {price}.', 'hold'],
+    ['I am still at {price}.', 'hold'],
+    ['The price is still {price}.', 'hold'],
+    ['It is {price}, as before.', 'hold'],
+    ['Unchanged: {price}.', 'hold'],
+    ['My ask is still {price}.', 'hold'],
   ],
   final_offer: [
-    '{price} is my final offer.',
-    'My last offer: {price}.',
-    'Final price: {price}. I will not go lower.',
-    'This is my final offer: {price}.',
-    '{price}, and that is final.',
+    ['{price} is my final offer.', 'final'],
+    ['My last offer: {price}.', 'final'],
+    ['Final price: {price}. I will not go lower.', 'final'],
+    ['This is my final offer: {price}.', 'final'],
+    ['{price}, and that is final.', 'final'],
+    ['Last word: {price}. Take it or leave it.', 'final'],
+    ['{price}. That is final; next round I take only that or more.', 'final'],
   ],
   accept: [
-    'Deal at {price}! Enjoy it.',
-    'Agreed: {price}. It is yours.',
-    'You have a deal at {price}.',
-    '{price} it is. Pleasure doing business.',
-    'Accepted at {price}. Thank you for your business.',
-  ],
-  reject_insult: [
-    'Two insulting offers. I am done here.',
-    'I warned you. This negotiation is over.',
-    'Another insult. Goodbye.',
-    'That is it. I will not sell to you at these prices.',
-    'Enough. We are finished.',
-  ],
-  reject_bad_faith: [
-    'You keep going backwards. This negotiation is over.',
-    'Lowering your offer again? I am done.',
-    'That is bad faith. Goodbye.',
-    'Twice you went back on your offer. We are finished.',
-    'I cannot negotiate with someone who keeps retreating. Good day.',
-  ],
-  expired: [
-    'That was the last round and we did not agree. Maybe next time.',
-    'Out of rounds, and no deal. Good luck.',
-    'We ran out of time. The negotiation has ended.',
-    'No deal in ten rounds. Goodbye for now.',
-    'That was your last offer, and it is not enough. This one is over.',
+    ['Deal at {price}! Enjoy it.'],
+    ['Agreed: {price}. It is yours.'],
+    ['You have a deal at {price}.'],
+    ['{price} it is. Pleasure doing business.'],
+    ['Accepted at {price}. Thank you for your business.'],
+    ['Sold, for {price}.'],
+    ['{price}, done. Enjoy.'],
+    ['Done at {price}. Good doing business with you.'],
   ],
 };
 
-const FINAL_CUES: readonly string[] = [
-  'This is my final offer.',
-  'That is my last word.',
-  'I will not go lower after this.',
-  'Last chance.',
-  'This is final.',
+/** Counter statements that claim nothing about the move: any counter may use them. */
+const NEUTRAL_COUNTERS: readonly Phrase[] = [
+  ['My price: {price}.'],
+  ['{price} is what I ask now.'],
+  ['I can do {price}.'],
+  ['How about {price}?'],
+  ['Let us say {price}.'],
+  ['{price} is my price now.'],
+  ['For you: {price}.'],
+  ['The price is {price} now.'],
+  ['You can have it for {price}.'],
+  ['Call it {price}.'],
 ];
 
-const COUNTERS = new Set<Intent>([
-  'counter_small',
-  'counter_big',
-  'counter_freeze',
-  'insult_warning',
-  'closing_split',
-  'final_offer',
-]);
-const ENDINGS = new Set<Intent>(['accept', 'reject_insult', 'reject_bad_faith', 'expired']);
+const ENDINGS: Record<'reject_insult' | 'reject_bad_faith' | 'expired', readonly Phrase[]> = {
+  reject_insult: [
+    ['Two insulting offers. I am done here.', 'insult'],
+    ['I warned you. This negotiation is over.', 'final'],
+    ['Another insult. Goodbye.', 'insult'],
+    ['That is it. I will not sell to you at these prices.', 'final'],
+    ['Enough. We are finished.', 'final'],
+    ['Insulted twice. Goodbye to you.', 'insult'],
+  ],
+  reject_bad_faith: [
+    ['You keep going backwards. This negotiation is over.', 'retreat'],
+    ['Lowering your offer again? I am done.', 'retreat'],
+    ['That is bad faith. Goodbye.', 'final'],
+    ['Twice you went back on your offer. We are finished.', 'retreat'],
+    ['I cannot deal with someone who keeps retreating. Farewell.', 'retreat'],
+    ['Backwards again. We are done.', 'retreat'],
+  ],
+  expired: [
+    ['That was the last round and we did not agree. Maybe next time.', 'final'],
+    ['Out of rounds, and no deal. Good luck.', 'final'],
+    ['We ran out of rounds. The negotiation has ended.', 'final'],
+    ['No deal in ten rounds. Goodbye for now.', 'final'],
+    ['That was your last offer, and it is not enough. This one is over.', 'final'],
+    ['Time is up and we did not meet. Farewell.', 'final'],
+  ],
+};
 
-/**
- * Chooses a variant for a slot. Within one session, a slot's variants are walked with a
- * session-specific start and stride, so consecutive rounds do not repeat a phrase.
- */
-function variant(
-  options: readonly string[],
-  sessionId: string,
-  slot: string,
-  round: number,
-): string {
-  const n = options.length;
-  const start = pick(n, sessionId, slot, 'start');
-  const stride = 1 + pick(n - 1, sessionId, slot, 'stride');
-  return options[(start + round * stride) % n] ?? options[0] ?? '';
-}
+const ROUND_CUES: readonly Phrase[] = [
+  ['Rounds left: {n}.'],
+  ['We have {n} rounds left.'],
+  ['Only {n} rounds to go.'],
+  ['{n} more rounds after this.'],
+  ['Mind the clock: {n} rounds left.'],
+  ['Just {n} rounds remain.'],
+];
 
-function reactionBucket(offer: number, market: number): keyof typeof REACTIONS {
-  const percent = (offer * 100) / market;
-  if (percent < 60) return 'way_low';
-  if (percent < 75) return 'low';
-  if (percent < 90) return 'getting_there';
-  return 'close';
-}
+const CLOSERS: Record<Persona, readonly Phrase[]> = {
+  friendly: [
+    ['What do you say?'],
+    ['Your move!'],
+    ['Shall we?'],
+    ['Let me know.'],
+    ['How does that sound?'],
+    ['Over to you.'],
+    ['Think about it.'],
+    ['Tempted?'],
+  ],
+  gruff: [
+    ['Your call.'],
+    ['Think it over.'],
+    ['Up to you.'],
+    ['Well?'],
+    ['Decide.'],
+    ['Go on.'],
+    ['Your turn.'],
+    ['Make up your mind.'],
+  ],
+  formal: [
+    ['I look forward to your reply.'],
+    ['Please let me know.'],
+    ['The choice is yours.'],
+    ['I await your answer.'],
+    ['Do consider it.'],
+    ['I trust you will consider it.'],
+    ['Your reply, please.'],
+    ['At your convenience.'],
+  ],
+};
+
+/** Acknowledgements of what the player wrote, by topic; none of them promises a price. */
+const ACKNOWLEDGEMENTS: Record<Topic, readonly Phrase[]> = {
+  walk_away: [
+    ['Walk if you must; talking is free.'],
+    ['Leaving is your right.'],
+    ['If you go, you go.'],
+    ['Walking away will not change my numbers.'],
+    ['The door is there if you want it.'],
+  ],
+  limit: [
+    ['You say that is your limit.'],
+    ['Everyone has a limit; offers move me, words do not.'],
+    ['I hear that is as high as you go.'],
+    ['Your limit, you say.'],
+    ['That is your ceiling, then.'],
+  ],
+  budget: [
+    ['I hear you on the budget.'],
+    ['Money is tight for everyone.'],
+    ['I know budgets are small.'],
+    ['Your budget is your business; my price is mine.'],
+    ['A tight budget, I understand.'],
+  ],
+  student: [
+    ['A student, you say.'],
+    ['Studying is not cheap, I know.'],
+    ['Good luck with your studies.'],
+    ['Students get my respect, if not a special price.'],
+    ['I was a student once too.'],
+  ],
+  complaint: [
+    ['You think it is expensive.'],
+    ['Too dear for you, I hear.'],
+    ['Quality has its price.'],
+    ['I know it is not cheap.'],
+    ['Pricey, you say.'],
+  ],
+  compliment: [
+    ['Kind of you to say.'],
+    ['Thank you, I think so too.'],
+    ['Glad you like it.'],
+    ['You have a good eye.'],
+    ['Flattery is welcome, though it pays nothing.'],
+  ],
+  question: [
+    ['Good question; my answer is in the numbers.'],
+    ['You ask; my price answers.'],
+    ['Fair question.'],
+    ['Let my price answer that.'],
+    ['Questions are welcome; the rules are public.'],
+  ],
+};
+
+const persona = (sessionId: string): Persona =>
+  PERSONAS[pick(PERSONAS.length, sessionId, 'persona')] ?? 'friendly';
 
 function shortName(name: string): string {
   return name.length <= 60 ? name : `${name.slice(0, 59)}…`;
 }
 
-function fill(template: string, ctx: Context, facts: MessageFacts): string {
-  return template
-    .replaceAll('{product}', shortName(ctx.productName))
-    .replaceAll('{market}', formatCredits(ctx.marketCents))
-    .replaceAll('{price}', facts.priceCents === null ? '' : formatCredits(facts.priceCents))
-    .replaceAll('{offer}', facts.offerCents === null ? '' : formatCredits(facts.offerCents));
+interface Slot {
+  text: string;
+  required: boolean;
 }
 
 /**
- * Builds the seller's words from slots: opener, reaction, price statement, reason, round cue
- * and closer. Optional slots are dropped, last first, until the message fits 240 characters.
- * Every price in it is formatted from the same cents as the structured fields.
+ * Builds one message from slots. `used` holds every phrase this session has already chosen; a
+ * phrase is never chosen twice, and a phrase whose claims do not hold is never chosen. Optional
+ * slots are dropped, last first, until the message fits 240 characters.
  */
-export function sellerMessage(ctx: Context, intent: Intent, facts: MessageFacts): string {
-  const persona = PERSONAS[pick(PERSONAS.length, ctx.sessionId, 'persona')] ?? 'friendly';
-  const at = (options: readonly string[], slot: string) =>
-    variant(options, ctx.sessionId, slot, facts.round);
-  const statement = at(STATEMENTS[intent], intent);
-  const isCounter = COUNTERS.has(intent);
-  const finalRound = isCounter && facts.round === 9;
+class Composer {
+  readonly slots: Slot[] = [];
 
-  const required: string[] = [statement];
-  if (finalRound && intent !== 'final_offer') required.push(at(FINAL_CUES, 'final'));
-  const optional: { text: string; before: boolean }[] = [];
-  if (intent !== 'greet' && !ENDINGS.has(intent)) {
-    optional.push({ text: at(OPENERS[persona], 'opener'), before: true });
+  constructor(
+    private readonly ctx: WordsContext,
+    private readonly round: number,
+    private readonly used: Set<string>,
+    private readonly holds: (claim: Claim) => boolean,
+  ) {}
+
+  /** Whether an optional slot speaks this round: about `percent` of the time, by hash. */
+  speaks(slot: string, percent: number): boolean {
+    return pick(100, this.ctx.sessionId, slot, 'speaks', String(this.round)) < percent;
   }
-  if (isCounter && intent !== 'insult_warning' && facts.offerCents !== null) {
-    optional.push({
-      text: at(REACTIONS[reactionBucket(facts.offerCents, ctx.marketCents)], 'reaction'),
-      before: true,
-    });
-    if (facts.round > 1) {
-      optional.push({
-        text: at(MOVEMENT[facts.moved ? 'moved' : 'stalled'], 'movement'),
-        before: true,
-      });
+
+  add(slot: string, phrases: readonly Phrase[], required: boolean): boolean {
+    const fresh = phrases.filter(
+      ([text, ...claims]) => !this.used.has(text) && claims.every((claim) => this.holds(claim)),
+    );
+    if (fresh.length === 0) return false;
+    const [text] = fresh[pick(fresh.length, this.ctx.sessionId, slot, String(this.round))] ??
+      fresh[0] ?? [''];
+    this.used.add(text);
+    this.slots.push({ text, required });
+    return true;
+  }
+
+  text(fill: (template: string) => string): string {
+    const kept = [...this.slots];
+    const compose = () => kept.map((slot) => fill(slot.text)).join(' ');
+    let message = compose();
+    for (let i = kept.length - 1; message.length > MAX_MESSAGE_LENGTH && i >= 0; i--) {
+      if (kept[i]?.required === false) {
+        kept.splice(i, 1);
+        message = compose();
+      }
     }
+    return message.length <= MAX_MESSAGE_LENGTH
+      ? message
+      : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
   }
-  if (isCounter && pick(2, ctx.sessionId, 'reason?', String(facts.round)) === 0) {
-    optional.push({ text: at(REASONS, 'reason'), before: false });
-  }
-  if (!ENDINGS.has(intent) && intent !== 'greet' && !finalRound && facts.roundsLeft <= 3) {
-    optional.push({
-      text: facts.roundsLeft === 1 ? 'One round left.' : `${facts.roundsLeft} rounds left.`,
-      before: false,
-    });
-  }
-  // A closer invites a reply, so a message that ends the negotiation has none.
-  if (!ENDINGS.has(intent)) {
-    optional.push({ text: at(CLOSERS[persona], 'closer'), before: false });
-  }
+}
 
-  const compose = (parts: typeof optional) =>
-    [
-      ...parts.filter((part) => part.before).map((part) => part.text),
-      ...required,
-      ...parts.filter((part) => !part.before).map((part) => part.text),
-    ]
-      .map((text) => fill(text, ctx, facts))
-      .join(' ');
-  const kept = [...optional];
-  let message = compose(kept);
-  while (message.length > MAX_MESSAGE_LENGTH && kept.length > 0) {
-    kept.pop();
-    message = compose(kept);
-  }
-  return message.length <= MAX_MESSAGE_LENGTH
-    ? message
-    : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
+function filler(
+  ctx: WordsContext,
+  priceCents: number | null,
+  offerCents: number | null,
+  roundsLeft: number,
+) {
+  return (template: string) =>
+    template
+      .replaceAll('{product}', shortName(ctx.productName))
+      .replaceAll('{market}', formatCredits(ctx.marketCents))
+      .replaceAll('{price}', priceCents === null ? '' : formatCredits(priceCents))
+      .replaceAll('{offer}', offerCents === null ? '' : formatCredits(offerCents))
+      .replaceAll('{n}', String(roundsLeft));
+}
+
+function reactionBucket(gapCents: number, marketCents: number): keyof typeof REACTIONS {
+  if (gapCents * 100 >= 20 * marketCents) return 'far';
+  if (gapCents * 100 > 10 * marketCents) return 'apart';
+  if (gapCents * 100 > 5 * marketCents) return 'nearer';
+  return 'close';
 }
 
 /** The greeting: names the market price and the seller's opening ask. */
-export function greetingMessage(ctx: Context & { openingAskCents: number }): string {
-  return sellerMessage(ctx, 'greet', {
-    round: 0,
-    offerCents: null,
-    priceCents: ctx.openingAskCents,
-    moved: false,
-    roundsLeft: 10,
-  });
+export function greetingMessage(
+  ctx: WordsContext & { openingAskCents: number },
+  used: Set<string>,
+): string {
+  const composer = new Composer(ctx, 0, used, () => true);
+  if (composer.speaks('hello', 70)) composer.add('hello', HELLOS[persona(ctx.sessionId)], false);
+  composer.add('greet', GREETINGS, true);
+  if (composer.speaks('invite', 60)) composer.add('invite', INVITES, false);
+  return composer.text(filler(ctx, ctx.openingAskCents, null, 10));
+}
+
+/**
+ * The seller's words for one reply. Every price in it is formatted from the same cents as the
+ * structured fields; the player's words choose an acknowledgement only.
+ */
+export function sellerMessage(
+  ctx: WordsContext,
+  facts: ReplyFacts,
+  offerCents: number,
+  playerMessage: string | null,
+  used: Set<string>,
+): string {
+  const composer = new Composer(ctx, facts.round, used, (claim) =>
+    claimHolds(claim, facts, offerCents, ctx.marketCents),
+  );
+  const style = persona(ctx.sessionId);
+  const topic = topicOf(playerMessage);
+  if (topic !== null) composer.add('ack', ACKNOWLEDGEMENTS[topic], false);
+
+  const price = facts.counterCents ?? facts.dealCents;
+  const fill = filler(ctx, price, offerCents, facts.roundsLeft);
+  const intent = facts.intent;
+  if (intent === 'greet') throw new Error('the greeting is built by greetingMessage');
+  if (intent === 'accept') {
+    composer.add('accept', STATEMENTS.accept, true);
+    return composer.text(fill);
+  }
+  if (intent === 'reject_insult' || intent === 'reject_bad_faith' || intent === 'expired') {
+    composer.add(intent, ENDINGS[intent], true);
+    return composer.text(fill);
+  }
+
+  const counter = facts.counterCents ?? 0;
+  if (facts.objection === 'insult') {
+    composer.add('insult', INSULT_WARNINGS, true);
+    composer.add('strike', LAST_STRIKE, true);
+  } else if (facts.objection === 'retreat') {
+    composer.add('retreat', RETREAT_WARNINGS, true);
+    composer.add('strike', LAST_STRIKE, true);
+  } else {
+    if (composer.speaks('opener', 45)) composer.add('opener', OPENERS[style], false);
+    if (composer.speaks('reaction', 50)) {
+      composer.add(
+        'reaction',
+        REACTIONS[reactionBucket(counter - offerCents, ctx.marketCents)],
+        false,
+      );
+    }
+    if (facts.round > 1 && composer.speaks('movement', 50)) {
+      composer.add('movement', facts.objection === 'stall' ? STALLED : MOVED, false);
+    }
+  }
+  const statements = STATEMENTS[intent];
+  composer.add(
+    'statement',
+    intent === 'final_offer' ? statements : [...statements, ...NEUTRAL_COUNTERS],
+    true,
+  );
+  if (composer.speaks('reason', 30)) composer.add('reason', REASONS, false);
+  if (!facts.final && facts.roundsLeft <= 3 && composer.speaks('cue', 60)) {
+    composer.add('cue', ROUND_CUES, false);
+  }
+  if (!facts.final && composer.speaks('closer', 45)) composer.add('closer', CLOSERS[style], false);
+  return composer.text(fill);
+}
+
+/** Every phrase the seller can say, with its slot, for the frequency report and the tests. */
+export function allPhrases(): { slot: string; text: string; claims: Claim[]; price: boolean }[] {
+  const rows: { slot: string; text: string; claims: Claim[]; price: boolean }[] = [];
+  const add = (slot: string, phrases: readonly Phrase[]) => {
+    for (const [text, ...claims] of phrases)
+      rows.push({ slot, text, claims, price: /\{(price|market|offer)\}/.test(text) });
+  };
+  for (const style of PERSONAS) {
+    add(`hello/${style}`, HELLOS[style]);
+    add(`opener/${style}`, OPENERS[style]);
+    add(`closer/${style}`, CLOSERS[style]);
+  }
+  add('greet', GREETINGS);
+  add('invite', INVITES);
+  for (const [bucket, phrases] of Object.entries(REACTIONS)) add(`reaction/${bucket}`, phrases);
+  add('moved', MOVED);
+  add('stalled', STALLED);
+  add('retreat', RETREAT_WARNINGS);
+  add('insult', INSULT_WARNINGS);
+  add('strike', LAST_STRIKE);
+  add('reason', REASONS);
+  for (const [intent, phrases] of Object.entries(STATEMENTS)) add(intent, phrases);
+  add('neutral', NEUTRAL_COUNTERS);
+  for (const [intent, phrases] of Object.entries(ENDINGS)) add(intent, phrases);
+  add('cue', ROUND_CUES);
+  for (const [topic, phrases] of Object.entries(ACKNOWLEDGEMENTS)) add(`ack/${topic}`, phrases);
+  return rows;
 }

@@ -1,25 +1,39 @@
-import { unitInterval } from './hash.js';
-import { sellerMessage, type Intent } from './messages.js';
-import { INSULT_LINE_PERCENT } from './terms.js';
+import { keyedUnitInterval } from './hash.js';
+import { greetingMessage, sellerMessage, type Intent } from './messages.js';
+import { FAIR_LINE_PERCENT, INSULT_LINE_PERCENT, type Objection } from './terms.js';
+
+export type { Objection } from './terms.js';
 
 export const MAX_ROUNDS = 10;
+/** The round whose counter-offer is the seller's last one. */
+export const FINAL_COUNTER_ROUND = MAX_ROUNDS - 1;
+/** Insulting offers, and retreats, that the seller takes before it ends the negotiation. */
+export const STRIKES = 2;
 
 /** What the seller knows about a negotiation: public facts and its own private terms. */
 export interface SellerContext {
+  /** Varies the seller's words only; no price depends on it. */
   sessionId: string;
+  /** With the product and the secret, fixes the seller's temperament toward this buyer. */
+  playerId: string;
+  productId: string;
+  /** The server's secret: keys the hash of the temperament, so it cannot be computed outside. */
+  secret: string;
   productName: string;
   marketCents: number;
   floorCents: number;
   openingAskCents: number;
 }
 
-/** One earlier round: the buyer's offer and the seller's counter to it (null if none). */
+/** One earlier round: the buyer's offer, its words, and the seller's counter (null if none). */
 export interface PastRound {
   offerCents: number;
   counterCents: number | null;
+  playerMessage?: string | null;
 }
 
-export interface SellerReply {
+/** The seller's answer without its words: everything a price depends on. */
+export interface SellerDecision {
   action: 'accept' | 'counter' | 'reject';
   /** `expired`: the 10th offer was not accepted (the action is then `reject`). */
   outcome: 'accepted' | 'countered' | 'rejected' | 'expired';
@@ -27,132 +41,242 @@ export interface SellerReply {
   dealCents: number | null;
   /** The seller's new ask when it counters, else null. */
   counterCents: number | null;
-  message: string;
   round: number;
   roundsLeft: number;
   /** True for round 9's counter (the last one) and for every reply that ends the negotiation. */
   final: boolean;
+  objection: Objection;
+  /**
+   * For an insult or a retreat: how many more of that kind the seller takes (it counts down
+   * from 2; at 0 the negotiation has ended). Null when nothing of that kind was objected to.
+   */
+  strikesLeft: number | null;
+  /** What the words are to say; not part of the API. */
+  intent: Intent;
+  /** The ask this reply answers (the opening ask or the latest counter). */
+  previousAskCents: number;
+  /** The offer raised the buyer's best by a counted step. */
+  moved: boolean;
 }
 
-/** What the seller remembers between rounds; always rebuilt by replaying the history. */
+export interface SellerReply extends SellerDecision {
+  message: string;
+}
+
+/** What the seller remembers between rounds; rebuilt by replaying the history. */
 interface Memory {
   ask: number;
   bestOffer: number | null;
   previousOffer: number | null;
   strikes: number;
   retreats: number;
-  stalls: number;
+  /** Steps the buyer has earned: a raise earns one, holding a fair offer a fraction of one. */
+  earnedSteps: number;
 }
 
-type Decision =
-  | { kind: 'accept'; intent: Intent }
-  | { kind: 'counter'; counter: number; intent: Intent }
-  | { kind: 'reject'; intent: Intent }
-  | { kind: 'expire'; intent: Intent };
-
-/** Per-session temperament, from the session id alone: how much the seller rewards good offers. */
+/** The seller's temperament toward one buyer on one product. */
 interface Temperament {
   reciprocity: number;
   pace: number;
 }
 
-/** Boulware exponent: the seller concedes slowly early and faster near the deadline. */
-const BOULWARE = 0.5;
-/** The seller's concession toward a meet-in-the-middle in the last rounds, in % of market. */
-const SPLIT_GAP_PERCENT = 4;
+/** The share of the bargaining window the seller gives up at most. */
+const MAX_CONCESSION = 0.6;
+/** Earned steps after which the seller's concession is complete: later rounds add nothing. */
+const STEPS_TO_LIMIT = 6;
+/** A raise earns a full step; holding an offer at or above the fair line earns this much. */
+const HOLDING_STEP = 0.75;
 
-function temperamentOf(sessionId: string): Temperament {
-  return {
-    reciprocity: 0.8 * (0.95 + 0.1 * unitInterval(sessionId, 'reciprocity')),
-    pace: 0.12 * (0.9 + 0.2 * unitInterval(sessionId, 'pace')),
+/**
+ * From a keyed hash of the player, the product and the server secret — never the session — so a
+ * new session with the same offers gets the same answers: retrying is not a new draw.
+ */
+function temperamentOf(ctx: SellerContext): Temperament {
+  const known = temperaments.get(ctx);
+  if (known !== undefined) return known;
+  const draw = (name: string) => keyedUnitInterval(ctx.secret, name, ctx.playerId, ctx.productId);
+  const temperament = {
+    reciprocity: 0.8 * (0.9 + 0.2 * draw('reciprocity')),
+    pace: 0.12 * (0.8 + 0.4 * draw('pace')),
   };
+  temperaments.set(ctx, temperament);
+  return temperament;
 }
+
+/** Hashing is the costly part of a round; a context keeps its temperament while it lives. */
+const temperaments = new WeakMap<SellerContext, Temperament>();
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
-const isInsulting = (offer: number, market: number) => offer * 100 < INSULT_LINE_PERCENT * market;
-
 /**
- * Decides one round. Pure: the same context, memory, round and offer always give the same
- * decision. Never returns a counter or accepts a price below the floor.
+ * The smallest raise the seller counts as a move: 0.5 % of the market price, at least a cent.
+ * Published, so that buyers know what earns a concession.
  */
-function decide(
-  ctx: SellerContext,
-  temperament: Temperament,
-  memory: Memory,
-  round: number,
-  offer: number,
-): { decision: Decision; memory: Memory } {
-  const market = ctx.marketCents;
-  const floor = ctx.floorCents;
-  const window = Math.max(1, ctx.openingAskCents - floor);
-  const midpoint = floor + window / 2;
-  const referenceLow = floor - window / 2;
-  const tolerance = Math.max(1, (market * 5) / 1000);
-  const step = Math.max(1, Math.ceil((market * 5) / 1000));
-  const next: Memory = { ...memory, previousOffer: offer };
-  const counterAtAsk = (intent: Intent) => ({
-    decision: { kind: 'counter' as const, counter: memory.ask, intent },
-    memory: next,
-  });
+export function movingStepCents(marketCents: number): number {
+  return Math.max(1, Math.ceil((marketCents * 5) / 1000));
+}
 
-  if (offer >= memory.ask) return { decision: { kind: 'accept', intent: 'accept' }, memory: next };
+/** One negotiation, played offer by offer; the words are added by `respondToOffer`. */
+export class Negotiation {
+  readonly #ctx: SellerContext;
+  readonly #temperament: Temperament;
+  #memory: Memory;
+  #round = 0;
+  #over = false;
 
-  if (isInsulting(offer, market)) {
-    next.strikes += 1;
-    if (next.strikes >= 2)
-      return { decision: { kind: 'reject', intent: 'reject_insult' }, memory: next };
-    return round === MAX_ROUNDS
-      ? { decision: { kind: 'expire', intent: 'expired' }, memory: next }
-      : counterAtAsk('insult_warning');
+  constructor(ctx: SellerContext) {
+    this.#ctx = ctx;
+    this.#temperament = temperamentOf(ctx);
+    this.#memory = {
+      ask: ctx.openingAskCents,
+      bestOffer: null,
+      previousOffer: null,
+      strikes: 0,
+      retreats: 0,
+      earnedSteps: 0,
+    };
   }
 
-  if (memory.previousOffer !== null && offer < memory.previousOffer) {
-    next.retreats += 1;
-    if (next.retreats >= 2) {
-      return { decision: { kind: 'reject', intent: 'reject_bad_faith' }, memory: next };
+  get round(): number {
+    return this.#round;
+  }
+
+  get ask(): number {
+    return this.#memory.ask;
+  }
+
+  /** Answers the next offer. Never counters or accepts below the floor. */
+  offer(offerCents: number): SellerDecision {
+    if (this.#over || this.#round >= MAX_ROUNDS) throw new Error('the negotiation is over');
+    this.#round += 1;
+    const decision = this.#decide(this.#round, offerCents);
+    this.#over = decision.action !== 'counter';
+    return decision;
+  }
+
+  /** Replaces the ask by the counter the buyer was actually told, when replaying a history. */
+  recordCounter(counterCents: number | null): void {
+    if (counterCents !== null) this.#memory.ask = counterCents;
+  }
+
+  #decide(round: number, offer: number): SellerDecision {
+    const ctx = this.#ctx;
+    const memory = this.#memory;
+    const market = ctx.marketCents;
+    const floor = ctx.floorCents;
+    const previousAsk = memory.ask;
+    const lastRound = round === MAX_ROUNDS;
+    const next: Memory = {
+      ask: memory.ask,
+      bestOffer: memory.bestOffer,
+      previousOffer: offer,
+      strikes: memory.strikes,
+      retreats: memory.retreats,
+      earnedSteps: memory.earnedSteps,
+    };
+    this.#memory = next;
+
+    if (offer >= previousAsk) return this.#reply(round, 'accept', offer, 'none', null, true);
+
+    if (offer * 100 < INSULT_LINE_PERCENT * market) {
+      next.strikes += 1;
+      const left = STRIKES - next.strikes;
+      if (left <= 0) return this.#reply(round, 'reject_insult', offer, 'insult', 0, false);
+      if (lastRound) return this.#reply(round, 'expired', offer, 'insult', left, false);
+      return this.#reply(round, 'insult_warning', previousAsk, 'insult', left, false);
     }
-    return round === MAX_ROUNDS
-      ? { decision: { kind: 'expire', intent: 'expired' }, memory: next }
-      : counterAtAsk('counter_freeze');
-  }
 
-  const moved = memory.bestOffer === null || offer >= memory.bestOffer + step;
-  next.bestOffer = Math.max(memory.bestOffer ?? 0, offer);
-  next.stalls = !moved && offer < midpoint ? memory.stalls + 1 : 0;
+    if (memory.previousOffer !== null && offer < memory.previousOffer) {
+      next.retreats += 1;
+      const left = STRIKES - next.retreats;
+      if (left <= 0) return this.#reply(round, 'reject_bad_faith', offer, 'retreat', 0, false);
+      if (lastRound) return this.#reply(round, 'expired', offer, 'retreat', left, false);
+      return this.#reply(round, 'counter_hold', previousAsk, 'retreat', left, false);
+    }
 
-  // Concede with time (Boulware) but never more than the current offer earns (reciprocity):
-  // an offer made high once and then dropped earns nothing, because only this offer counts.
-  const t = round / MAX_ROUNDS;
-  const position = clamp((offer - referenceLow) / (midpoint - referenceLow), 0, 1);
-  const concession = Math.min(
-    t ** (1 / BOULWARE),
-    temperament.pace * t + temperament.reciprocity * position,
-  );
-  let plan = Math.min(memory.ask, Math.max(floor, ctx.openingAskCents - concession * window));
-  const closing =
-    round >= 8 && moved && plan - offer <= (market * SPLIT_GAP_PERCENT) / 100 && plan > offer;
-  if (closing) plan = Math.max(floor, (plan + offer) / 2);
+    // What the buyer has earned decides both the counter and acceptance: a round earns only by
+    // a raise of at least the counted step, or by holding an offer at or above the fair line.
+    const moved = memory.bestOffer === null || offer >= memory.bestOffer + movingStepCents(market);
+    const earned = moved || offer * 100 >= FAIR_LINE_PERCENT * market;
+    next.bestOffer = Math.max(memory.bestOffer ?? 0, offer);
+    const objection: Objection = earned ? 'none' : 'stall';
 
-  if (offer >= Math.max(floor, plan - tolerance)) {
-    return { decision: { kind: 'accept', intent: 'accept' }, memory: next };
-  }
-  if (round === MAX_ROUNDS)
-    return { decision: { kind: 'expire', intent: 'expired' }, memory: next };
-  // Waiting earns nothing: after two offers in a row that did not move, the ask stays put.
-  if (next.stalls >= 2) return counterAtAsk('counter_freeze');
+    // A final counter is final: round 10 takes only an offer at or above it.
+    if (lastRound) return this.#reply(round, 'expired', offer, objection, null, moved);
 
-  const counter = Math.min(memory.ask, Math.ceil(plan));
-  next.ask = counter;
-  const intent: Intent =
-    round === MAX_ROUNDS - 1
-      ? 'final_offer'
-      : closing
-        ? 'closing_split'
-        : (memory.ask - counter) * 100 >= 3 * market
+    let ask = previousAsk;
+    if (earned) {
+      next.earnedSteps += moved ? 1 : HOLDING_STEP;
+      const window = Math.max(1, ctx.openingAskCents - floor);
+      const midpoint = floor + window / 2;
+      const referenceLow = floor - window / 2;
+      // Boulware in earned steps, not in time: waiting, or jumping late, earns nothing that
+      // the same raises spread over the rounds would not have earned.
+      const progress = Math.min(1, next.earnedSteps / STEPS_TO_LIMIT);
+      const limit = MAX_CONCESSION * progress ** 3;
+      // Reciprocity: only the current offer counts, so a high offer dropped keeps no credit.
+      const position = clamp((offer - referenceLow) / (midpoint - referenceLow), 0, 1);
+      const earnedConcession = Math.min(
+        limit,
+        (this.#temperament.pace * next.earnedSteps) / MAX_ROUNDS +
+          this.#temperament.reciprocity * position,
+      );
+      ask = Math.min(
+        previousAsk,
+        Math.max(floor, Math.ceil(ctx.openingAskCents - earnedConcession * window)),
+      );
+    }
+
+    // AC_next: take an offer as good as the counter it would make, less a small tolerance.
+    const tolerance = Math.max(1, Math.floor((market * 5) / 1000));
+    if (offer >= Math.max(floor, ask - tolerance))
+      return this.#reply(round, 'accept', offer, objection, null, moved);
+
+    const intent: Intent =
+      ask === previousAsk
+        ? 'counter_hold'
+        : (previousAsk - ask) * 100 >= 3 * market
           ? 'counter_big'
           : 'counter_small';
-  return { decision: { kind: 'counter', counter, intent }, memory: next };
+    return this.#reply(round, intent, ask, objection, null, moved);
+  }
+
+  /** The decision for `intent`; `price` is the deal price, the counter, or the offer refused. */
+  #reply(
+    round: number,
+    intent: Intent,
+    price: number,
+    objection: Objection,
+    strikesLeft: number | null,
+    moved: boolean,
+  ): SellerDecision {
+    const previousAskCents = this.#memory.ask;
+    const ends =
+      intent === 'reject_insult' || intent === 'reject_bad_faith' || intent === 'expired';
+    const counters = intent !== 'accept' && !ends;
+    if (counters) this.#memory.ask = price;
+    const finalCounter = counters && round === FINAL_COUNTER_ROUND;
+    return {
+      action: counters ? 'counter' : ends ? 'reject' : 'accept',
+      outcome: counters
+        ? 'countered'
+        : intent === 'accept'
+          ? 'accepted'
+          : intent === 'expired'
+            ? 'expired'
+            : 'rejected',
+      dealCents: intent === 'accept' ? price : null,
+      counterCents: counters ? price : null,
+      round,
+      roundsLeft: MAX_ROUNDS - round,
+      final: !counters || finalCounter,
+      objection,
+      strikesLeft,
+      intent: finalCounter ? 'final_offer' : intent,
+      previousAskCents,
+      moved,
+    };
+  }
 }
 
 /** The seller's latest counter-offer in a history, or null before its first. */
@@ -166,71 +290,30 @@ export function lastCounter(history: readonly PastRound[]): number | null {
 
 /**
  * The seller's answer to the buyer's offer in the round after `history`. Everything the seller
- * remembers (its ask, strikes, retreats, stalls) is rebuilt by replaying the history, so the
- * game stores nothing but the offers and counters, and any process gives the same answer.
+ * remembers (its ask, strikes, retreats, earned rounds, the phrases it used) is rebuilt by
+ * replaying the history, so the game stores nothing but the messages, and any process gives
+ * the same answer. The buyer's words choose an acknowledgement, never a price.
  */
 export function respondToOffer(
   ctx: SellerContext,
   history: readonly PastRound[],
   offerCents: number,
+  playerMessage: string | null = null,
 ): SellerReply {
-  const temperament = temperamentOf(ctx.sessionId);
-  let memory: Memory = {
-    ask: ctx.openingAskCents,
-    bestOffer: null,
-    previousOffer: null,
-    strikes: 0,
-    retreats: 0,
-    stalls: 0,
-  };
-  history.forEach((past, index) => {
-    memory = decide(ctx, temperament, memory, index + 1, past.offerCents).memory;
+  const negotiation = new Negotiation(ctx);
+  const used = new Set<string>();
+  greetingMessage(ctx, used);
+  for (const past of history) {
+    const decision = negotiation.offer(past.offerCents);
+    sellerMessage(ctx, decision, past.offerCents, past.playerMessage ?? null, used);
     // The recorded counter is what the buyer was told; it stays the ask.
-    if (past.counterCents !== null) memory.ask = past.counterCents;
-  });
-  const round = history.length + 1;
-  const { decision } = decide(ctx, temperament, memory, round, offerCents);
-  const roundsLeft = MAX_ROUNDS - round;
-  const say = (price: number | null) =>
-    sellerMessage(ctx, decision.intent, {
-      round,
-      offerCents,
-      priceCents: price,
-      moved: memory.bestOffer === null || offerCents > memory.bestOffer,
-      roundsLeft,
-    });
-  const base = { round, roundsLeft };
-  switch (decision.kind) {
-    case 'accept':
-      return {
-        ...base,
-        action: 'accept',
-        outcome: 'accepted',
-        dealCents: offerCents,
-        counterCents: null,
-        message: say(offerCents),
-        final: true,
-      };
-    case 'counter':
-      return {
-        ...base,
-        action: 'counter',
-        outcome: 'countered',
-        dealCents: null,
-        counterCents: decision.counter,
-        message: say(decision.counter),
-        final: round === MAX_ROUNDS - 1,
-      };
-    case 'reject':
-    case 'expire':
-      return {
-        ...base,
-        action: 'reject',
-        outcome: decision.kind === 'reject' ? 'rejected' : 'expired',
-        dealCents: null,
-        counterCents: null,
-        message: say(null),
-        final: true,
-      };
+    negotiation.recordCounter(past.counterCents);
   }
+  const decision = negotiation.offer(offerCents);
+  return { ...decision, message: sellerMessage(ctx, decision, offerCents, playerMessage, used) };
+}
+
+/** The seller's greeting, which names the market price and the opening ask. */
+export function openingMessage(ctx: SellerContext): string {
+  return greetingMessage(ctx, new Set());
 }

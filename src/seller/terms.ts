@@ -1,4 +1,4 @@
-import { unitInterval } from './hash.js';
+import { keyedUnitInterval } from './hash.js';
 
 export type Category = 'Electronics' | 'Fashion' | 'Food & Drink' | 'Books' | 'Home & Kitchen';
 
@@ -12,6 +12,18 @@ export const CATEGORIES: readonly Category[] = [
 
 /** Offers below this percentage of the market price are insulting (published). */
 export const INSULT_LINE_PERCENT = 40;
+
+/**
+ * Offers at or above this percentage of the market price are serious enough that holding them
+ * is not stalling (published). Below it, only a raise earns a concession.
+ */
+export const FAIR_LINE_PERCENT = 88;
+
+/**
+ * What the seller objected to in an offer: `insult` (below the insult line), `retreat` (below
+ * the buyer's previous offer), `stall` (no raise, below the fair line: it earns nothing).
+ */
+export type Objection = 'none' | 'insult' | 'retreat' | 'stall';
 
 /**
  * How far below market each category's seller will go at most, as a fraction of market price.
@@ -53,7 +65,7 @@ export function sellerTerms(product: ProductFacts, secret: string): SellerTerms 
   const market = product.marketCents;
   const scarce = product.stock <= SCARCE_STOCK;
   const stockAdjustment = scarce ? 0.04 : product.stock >= PLENTIFUL_STOCK ? -0.04 : 0;
-  const jitter = (unitInterval(secret, 'floor', product.productId) - 0.5) * 0.06;
+  const jitter = (keyedUnitInterval(secret, 'floor', product.productId) - 0.5) * 0.06;
   const fraction = clamp(FLOOR_BASE[product.category] + stockAdjustment + jitter, 0.55, 0.9);
   const openingAskCents = scarce ? Math.ceil((market * 105) / 100) : market;
   return { floorCents: Math.min(openingAskCents, Math.ceil(market * fraction)), openingAskCents };

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { openStore } from '../../src/db/database.js';
+import { createLogger } from '../../src/logger.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
@@ -64,6 +67,9 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       });
       expect(body.data.product.id).toBe(product.id);
       expect(body.data.initial_message).toContain(product.market_price.toFixed(2));
+      // The opening ask is public: a money field, and the same number in the greeting.
+      expect(body.data.opening_ask).toBeGreaterThanOrEqual(product.market_price);
+      expect(body.data.initial_message).toContain(body.data.opening_ask.toFixed(2));
       const detail = await client.session(player, body.data.id);
       expect(detail.body.data.messages).toHaveLength(1);
       expect(detail.body.data.messages[0]).toMatchObject({
@@ -99,6 +105,8 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         round: 1,
         rounds_left: 9,
         final: false,
+        objection: 'none',
+        strikes_left: null,
       });
       const counter = body.data.seller_response.counter_offer;
       expect(counter).toBeGreaterThan(offer);
@@ -223,15 +231,92 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       const session = await openSession(player, product);
       const insult = Math.max(0.01, Math.floor(product.market_price * 10) / 100);
       expect(
-        (await client.offer(player, session.id, insult)).body.data.seller_response.action,
-      ).toBe('counter');
+        (await client.offer(player, session.id, insult)).body.data.seller_response,
+      ).toMatchObject({ action: 'counter', objection: 'insult', strikes_left: 1, final: false });
       const second = await client.offer(player, session.id, insult);
-      expect(second.body.data.seller_response.action).toBe('reject');
+      expect(second.body.data.seller_response).toMatchObject({
+        action: 'reject',
+        objection: 'insult',
+        strikes_left: 0,
+        final: true,
+      });
       expect(second.body.data.session.status).toBe('rejected');
       expect(
         (await client.get<{ credits: number }>(`/api/players/${player.id}`, player)).body.data
           .credits,
       ).toBe(100);
+    });
+
+    it('should hold its ask on an offer that does not move, and say so', async () => {
+      const player = await client.newPlayer();
+      const product = affordable(6);
+      const session = await openSession(player, product);
+      const offer = Math.floor(product.market_price * 60) / 100;
+      const first = (await client.offer(player, session.id, offer)).body.data.seller_response;
+      const again = (await client.offer(player, session.id, offer)).body.data.seller_response;
+      expect(again).toMatchObject({
+        action: 'counter',
+        objection: 'stall',
+        strikes_left: null,
+        counter_offer: first.counter_offer,
+      });
+      const lower = (await client.offer(player, session.id, offer - 0.5)).body.data.seller_response;
+      expect(lower).toMatchObject({ objection: 'retreat', strikes_left: 1 });
+    });
+
+    it('should take in round 10 only an offer at or above the final counter', async () => {
+      const product = affordable(7);
+      const player = await client.newPlayer();
+      const playUpTo9 = async () => {
+        const session = await openSession(player, product);
+        let final = 0;
+        for (const amount of patientOffers(product).slice(0, 9)) {
+          const { status, body } = await client.offer(player, session.id, amount);
+          expect(status, JSON.stringify(body)).toBe(200);
+          const reply = body.data.seller_response;
+          final = reply.counter_offer ?? 0;
+          if (reply.round === 9) expect(reply).toMatchObject({ final: true, action: 'counter' });
+        }
+        return { player, session, final };
+      };
+      const below = await playUpTo9();
+      const refused = await client.offer(
+        player,
+        below.session.id,
+        Math.round(below.final * 100 - 1) / 100,
+      );
+      expect(refused.body.data.seller_response).toMatchObject({ action: 'reject', final: true });
+      expect(refused.body.data.session.status).toBe('expired');
+      // The same player again, after lifting the cool-down: the same offers, the same final counter.
+      await t.store.db.deleteFrom('haggle_cooldowns').where('player_id', '=', player.id).execute();
+      const at = await playUpTo9();
+      expect(at.final).toBe(below.final);
+      const taken = await client.offer(at.player, at.session.id, at.final);
+      expect(taken.body.data.seller_response.action).toBe('accept');
+      expect(taken.body.data.session).toMatchObject({ status: 'accepted', final_price: at.final });
+    });
+
+    it('should answer the same offers in a new session of the same player with the same prices', async () => {
+      const player = await client.newPlayer();
+      const product = affordable(8);
+      const offers = [0.55, 0.6, 0.6, 0.66, 0.7].map(
+        (f) => Math.floor(product.market_price * f * 100) / 100,
+      );
+      const pricesOf = async () => {
+        const session = await openSession(player, product);
+        const prices = [];
+        for (const amount of offers)
+          prices.push(
+            (await client.offer(player, session.id, amount)).body.data.seller_response
+              .counter_offer,
+          );
+        await client.post('/api/haggle/abandon', { session_id: session.id }, player);
+        return prices;
+      };
+      const first = await pricesOf();
+      // The cool-down is the point of another test: lift it here.
+      await t.store.db.deleteFrom('haggle_cooldowns').where('player_id', '=', player.id).execute();
+      expect(await pricesOf()).toEqual(first);
     });
 
     it('should take amounts as numeric strings', async () => {
@@ -356,6 +441,96 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       const session = await openSession(player);
       const { status } = await client.offer(player, session.id, 10, 'x'.repeat(1001));
       expect(status).toBe(400);
+    });
+  });
+
+  describe('cool-down', () => {
+    const endings: [
+      string,
+      (player: TestPlayer, sessionId: string, product: ProductData) => Promise<unknown>,
+    ][] = [
+      [
+        'abandoned',
+        (player, sessionId) =>
+          client.post('/api/haggle/abandon', { session_id: sessionId }, player),
+      ],
+      [
+        'rejected',
+        async (player, sessionId, product) => {
+          const insult = Math.floor(product.market_price * 10) / 100;
+          await client.offer(player, sessionId, insult);
+          await client.offer(player, sessionId, insult);
+        },
+      ],
+      [
+        'expired',
+        async (player, sessionId, product) => {
+          for (const amount of patientOffers(product))
+            await client.offer(player, sessionId, amount);
+        },
+      ],
+    ];
+
+    it.each(endings)(
+      'should refuse to reopen a product within the cool-down after a negotiation %s',
+      async (status, end) => {
+        const player = await client.newPlayer();
+        const product = affordable(9);
+        const session = await openSession(player, product);
+        await end(player, session.id, product);
+        expect((await client.session(player, session.id)).body.data.session.status).toBe(status);
+
+        const again = await client.start(player, product.id);
+        expect(again.status).toBe(409);
+        expect(again.body.code).toBe('cooling_down');
+        const retryAfter = Number(again.response.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(29 * 60);
+        expect(retryAfter).toBeLessThanOrEqual(30 * 60);
+        const retryAt = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(again.body.error ?? '')?.[0];
+        expect(Date.parse(retryAt ?? '') - Date.now()).toBeGreaterThan(29 * 60_000);
+
+        // Another product stays open, and the same one opens again once the time has passed.
+        expect((await client.start(player, affordable(10).id)).status).toBe(201);
+        await t.store.db
+          .updateTable('haggle_cooldowns')
+          .set({ until: new Date(Date.now() - 1000).toISOString() })
+          .where('player_id', '=', player.id)
+          .execute();
+        expect((await client.start(player, product.id)).status).toBe(201);
+      },
+    );
+
+    it('should hold the cool-down in the database, for every server process', async () => {
+      // A second process: its own app and connection on the same database.
+      const store = openStore(t.config);
+      const app = await buildApp({ config: t.config, store, logger: createLogger('silent') });
+      await app.ready();
+      try {
+        const elsewhere = new GameClient({ ...t, app, store });
+        const player = await client.newPlayer();
+        const product = affordable(13);
+        const session = await openSession(player, product);
+        await client.post('/api/haggle/abandon', { session_id: session.id }, player);
+        const again = await elsewhere.start(player, product.id);
+        expect(again.status).toBe(409);
+        expect(again.body.code).toBe('cooling_down');
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    });
+
+    it('should not cool down after a deal, nor for another player', async () => {
+      const player = await client.newPlayer();
+      const other = await client.newPlayer();
+      const product = affordable(11);
+      const session = await openSession(player, product);
+      const deal = await client.offer(player, session.id, product.market_price);
+      expect(deal.body.data.session.status).toBe('accepted');
+      expect((await client.start(player, product.id)).status).toBe(201);
+      const walked = await openSession(other, affordable(12));
+      await client.post('/api/haggle/abandon', { session_id: walked.id }, other);
+      expect((await client.start(player, affordable(12).id)).status).toBe(201);
     });
   });
 

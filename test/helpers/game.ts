@@ -222,6 +222,6 @@ export async function expectNoSecretsIn(client: GameClient): Promise<void> {
   }
   if (secret !== undefined) expect(all + issued).not.toContain(secret.value);
   expect(all + issued).not.toMatch(
-    /"(floor\w*|opening_ask\w*|\w*_hash|seller_secret|reciprocity\w*|pace)"\s*:/i,
+    /"(floor\w*|opening_ask_\w+|\w*_hash|seller_secret|reciprocity\w*|pace)"\s*:/i,
   );
 }

@@ -192,7 +192,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description The seller accepts (the deal is made at your offer), counters, or rejects. Offers below 40 % of the market price are insulting (the second ends the negotiation); an offer below your previous one is a retreat (the second ends it); round 9’s counter is the final one, and the 10th offer is the last: accepted, or the negotiation expires. Your `message` is stored but never changes the price. A failed request changes nothing and uses no round.
+         * @description The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. Offers below 40 % of the market price are insulting: the first is a warning, the 2nd ends the negotiation (`rejected`). An offer below your previous one is a retreat: the first keeps the ask, the 2nd ends it. Only raises earn a concession: an offer that does not beat your best by 0.5 % of the market price (unless it is at or above 88 % of it) is a stall, and the ask — and what the seller accepts — stay where they were. Round 9’s counter is final; the 10th offer is the last, accepted only at or above that final counter, else the negotiation expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` (insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered but never changes a price. A failed request changes nothing and uses no round.
          */
         post: operations["makeOffer"];
         delete?: never;
@@ -212,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Open a negotiation for a product
-         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned with 200 instead of a new one.
+         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned with 200 instead of a new one. After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open another for it during a cool-down (30 minutes unless the server is configured otherwise): 409 `cooling_down`, with the time you may retry in the error and `Retry-After` in seconds. The response carries the seller’s `opening_ask`.
          */
         post: operations["startNegotiation"];
         delete?: never;
@@ -539,7 +539,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_amount" | "invalid_json" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "internal_error" | "storage_unavailable";
+            code: "validation_error" | "invalid_amount" | "invalid_json" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "cooling_down" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "internal_error" | "storage_unavailable";
             /** @description Present on validation failures: one entry per offending field. */
             details?: {
                 /** @example offer_amount */
@@ -1861,12 +1861,19 @@ export interface operations {
                                  * @example 37.5
                                  */
                                 counter_offer: number | null;
-                                /** @description No further counter will come: round 9’s counter, and every accept or reject. */
+                                /** @description No further counter will come: round 9’s counter (round 10 accepts only an offer at or above it), and every accept or reject. */
                                 final: boolean;
                                 message: string;
+                                /** @description What the seller held against this offer: `insult` (below 40 % of market), `retreat` (below your previous offer), `stall` (no raise of 0.5 % of market and below 88 % of it: it earned nothing, so the ask stayed), or `none`. */
+                                objection: "none" | "insult" | "retreat" | "stall";
                                 /** @description The round this offer was. */
                                 round: number;
                                 rounds_left: number;
+                                /**
+                                 * @description For an insult or a retreat: how many more of that kind the seller takes (it counts down from 2; 0 = this one ended the negotiation). null when the offer was neither.
+                                 * @example 1
+                                 */
+                                strikes_left: number | null;
                             };
                             session: {
                                 /**
@@ -2070,6 +2077,11 @@ export interface operations {
                             /** @example 10 */
                             max_rounds: number;
                             /**
+                             * @description The seller’s opening ask: the market price, or 5 % above it when stock is scarce.
+                             * @example 42.5
+                             */
+                            opening_ask: number;
+                            /**
                              * Format: uuid
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
@@ -2171,6 +2183,11 @@ export interface operations {
                             initial_message: string;
                             /** @example 10 */
                             max_rounds: number;
+                            /**
+                             * @description The seller’s opening ask: the market price, or 5 % above it when stock is scarce.
+                             * @example 42.5
+                             */
+                            opening_ask: number;
                             /**
                              * Format: uuid
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
@@ -2278,7 +2295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: out_of_stock */
+            /** @description Error: out_of_stock, cooling_down */
             409: {
                 headers: {
                     [name: string]: unknown;

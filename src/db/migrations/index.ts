@@ -4,6 +4,7 @@ import * as settings from './0001_settings.js';
 import * as game from './0002_game.js';
 import * as discovery from './0003_discovery.js';
 import * as search from './0004_search.js';
+import * as cooldown from './0006_cooldown.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -19,6 +20,7 @@ const all: Record<string, DialectMigration> = {
   '0002_game': game,
   '0003_discovery': discovery,
   '0004_search': search,
+  '0006_cooldown': cooldown,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

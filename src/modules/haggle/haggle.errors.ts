@@ -5,3 +5,10 @@ export const sessionNotActive = (status: string) =>
 export const insufficientCredits = () =>
   new AppError('insufficient_credits', 'You do not have enough credits for that.');
 export const outOfStock = () => new AppError('out_of_stock', 'That product is out of stock.');
+/** The player walked away from this product (or the talk ended without a deal) too recently. */
+export const coolingDown = (until: string, waitMs: number) =>
+  new AppError(
+    'cooling_down',
+    `Your last negotiation for this product ended without a deal; you may start a new one at ${until}.`,
+    { headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) } },
+  );

@@ -154,3 +154,41 @@ export function listOwnSessions(
     .limit(filter.limit)
     .execute();
 }
+
+/** Before any cool-down: the value a fresh row holds. */
+const NO_COOLDOWN = '1970-01-01T00:00:00.000Z';
+
+/**
+ * Until when this player may not open a negotiation on this product (a past time when free).
+ * The upsert takes the row's lock (PostgreSQL) until the transaction ends, so a negotiation
+ * ending at the same moment in another process waits, and the two cannot both miss each other.
+ */
+export async function lockCooldown(
+  db: Db,
+  ids: { playerId: string; productId: string },
+): Promise<string> {
+  const row = await db
+    .insertInto('haggle_cooldowns')
+    .values({ player_id: ids.playerId, product_id: ids.productId, until: NO_COOLDOWN })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['player_id', 'product_id'])
+        .doUpdateSet((update) => ({ until: update.ref('haggle_cooldowns.until') })),
+    )
+    .returning('until')
+    .executeTakeFirstOrThrow();
+  return row.until;
+}
+
+/** Starts a cool-down that runs until `until`. */
+export async function startCooldown(
+  db: Db,
+  ids: { playerId: string; productId: string },
+  until: string,
+): Promise<void> {
+  await db
+    .insertInto('haggle_cooldowns')
+    .values({ player_id: ids.playerId, product_id: ids.productId, until })
+    .onConflict((conflict) => conflict.columns(['player_id', 'product_id']).doUpdateSet({ until }))
+    .execute();
+}

@@ -1,7 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
-import { MAX_ROUNDS } from '../../seller/index.js';
+import {
+  FAIR_LINE_PERCENT,
+  FINAL_COUNTER_ROUND,
+  INSULT_LINE_PERCENT,
+  MAX_ROUNDS,
+  STRIKES,
+} from '../../seller/index.js';
 import { authenticatedRoutes } from '../players/players.auth.js';
 import {
   AcceptResult,
@@ -30,7 +36,11 @@ import {
 } from './haggle.views.js';
 
 export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSecret }) => {
-  const deps: HaggleDeps = { store, sellerSecret };
+  const deps: HaggleDeps = {
+    store,
+    sellerSecret,
+    cooldownMinutes: config.haggleCooldownMinutes,
+  };
   const baseUrl = (request: FastifyRequest) => publicBaseUrl(request, config);
   const tags = ['haggle'];
 
@@ -43,7 +53,11 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
         summary: 'Open a negotiation for a product',
         description:
           'Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). ' +
-          'If you already have an active negotiation for this product, it is returned with 200 instead of a new one.',
+          'If you already have an active negotiation for this product, it is returned with 200 instead of a new one. ' +
+          'After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open ' +
+          'another for it during a cool-down (30 minutes unless the server is configured otherwise): 409 `cooling_down`, ' +
+          'with the time you may retry in the error and `Retry-After` in seconds. The response carries the seller’s ' +
+          '`opening_ask`.',
         body: StartBody,
         response: {
           201: Envelope(StartedSession, 'A new negotiation, with the seller’s greeting.'),
@@ -56,6 +70,7 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
             'forbidden',
             'not_found',
             'out_of_stock',
+            'cooling_down',
             'rate_limited',
           ),
         },
@@ -77,10 +92,16 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
         operationId: 'makeOffer',
         summary: 'Make an offer',
         description:
-          'The seller accepts (the deal is made at your offer), counters, or rejects. Offers below 40 % of the market price ' +
-          'are insulting (the second ends the negotiation); an offer below your previous one is a retreat (the second ends it); ' +
-          `round ${MAX_ROUNDS - 1}’s counter is the final one, and the ${MAX_ROUNDS}th offer is the last: accepted, or the negotiation expires. ` +
-          'Your `message` is stored but never changes the price. A failed request changes nothing and uses no round.',
+          'The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. ' +
+          `Offers below ${INSULT_LINE_PERCENT} % of the market price are insulting: the first is a warning, the ` +
+          `${STRIKES}nd ends the negotiation (\`rejected\`). An offer below your previous one is a retreat: the first keeps ` +
+          `the ask, the ${STRIKES}nd ends it. Only raises earn a concession: an offer that does not beat your best by ` +
+          `0.5 % of the market price (unless it is at or above ${FAIR_LINE_PERCENT} % of it) is a stall, and the ask — ` +
+          `and what the seller accepts — stay where they were. Round ${FINAL_COUNTER_ROUND}’s counter is final; the ` +
+          `${MAX_ROUNDS}th offer is the last, accepted only at or above that final counter, else the negotiation ` +
+          'expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` ' +
+          '(insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered ' +
+          'but never changes a price. A failed request changes nothing and uses no round.',
         body: OfferBody,
         response: {
           200: Envelope(

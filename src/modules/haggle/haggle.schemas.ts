@@ -1,6 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { Money, MoneyInput, Timestamp, Uuid } from '../../http/schemas.js';
-import { MAX_ROUNDS } from '../../seller/index.js';
+import {
+  FAIR_LINE_PERCENT,
+  FINAL_COUNTER_ROUND,
+  INSULT_LINE_PERCENT,
+  MAX_ROUNDS,
+  STRIKES,
+} from '../../seller/index.js';
 import { Product } from '../products/products.schemas.js';
 import { Transaction } from '../transactions/transactions.schemas.js';
 
@@ -59,7 +65,22 @@ export const SellerResponse = Type.Object({
   }),
   rounds_left: Type.Integer({ minimum: 0, maximum: MAX_ROUNDS - 1 }),
   final: Type.Boolean({
-    description: `No further counter will come: round ${MAX_ROUNDS - 1}’s counter, and every accept or reject.`,
+    description: `No further counter will come: round ${FINAL_COUNTER_ROUND}’s counter (round ${MAX_ROUNDS} accepts only an offer at or above it), and every accept or reject.`,
+  }),
+  objection: Type.Union(
+    [Type.Literal('none'), Type.Literal('insult'), Type.Literal('retreat'), Type.Literal('stall')],
+    {
+      description:
+        `What the seller held against this offer: \`insult\` (below ${INSULT_LINE_PERCENT} % of market), ` +
+        '`retreat` (below your previous offer), `stall` (no raise of 0.5 % of market and below ' +
+        `${FAIR_LINE_PERCENT} % of it: it earned nothing, so the ask stayed), or \`none\`.`,
+    },
+  ),
+  strikes_left: Type.Union([Type.Integer({ minimum: 0, maximum: STRIKES - 1 }), Type.Null()], {
+    description:
+      `For an insult or a retreat: how many more of that kind the seller takes (it counts down from ${STRIKES}; ` +
+      '0 = this one ended the negotiation). null when the offer was neither.',
+    example: 1,
   }),
 });
 
@@ -87,6 +108,9 @@ export const SessionParams = Type.Object({ sessionId: Uuid() });
 export const StartedSession = Type.Object({
   ...Session.properties,
   product: Product,
+  opening_ask: Money(
+    'The seller’s opening ask: the market price, or 5 % above it when stock is scarce.',
+  ),
   initial_message: Type.String({
     description: "The seller's greeting: the market price and its opening ask.",
   }),

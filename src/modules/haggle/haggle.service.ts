@@ -14,6 +14,7 @@ import { appendMessages, findOwnSession, listMessages } from './haggle.repositor
 import {
   activeOwnSession,
   appendPlayerNote,
+  coolDown,
   now,
   productOf,
   sellerContext,
@@ -46,7 +47,12 @@ export async function makeOffer(
     }
     const product = await productOf(trx, session);
     const messages = await listMessages(trx, session.id);
-    const reply = respondToOffer(sellerContext(session, product), pastRounds(messages), offerCents);
+    const reply = respondToOffer(
+      sellerContext(session, product, deps.sellerSecret),
+      pastRounds(messages),
+      offerCents,
+      input.message ?? null,
+    );
     const at = now();
     const turn = { sessionId: session.id, round: reply.round, at };
     await appendMessages(trx, [
@@ -82,6 +88,7 @@ export async function makeOffer(
       case 'rejected':
       case 'expired':
         updated = await advance(trx, session, { ...changes, status: reply.outcome, ended_at: at });
+        await coolDown(trx, deps, session, at);
         break;
     }
     // Read again: a deal took one unit of stock.
@@ -132,7 +139,9 @@ export async function abandonSession(
     const session = await activeOwnSession(trx, playerId, sessionId);
     const at = now();
     await appendPlayerNote(trx, session, playerWords.walkAway, null, at);
-    return { session: await advance(trx, session, { status: 'abandoned', ended_at: at }) };
+    const abandoned = await advance(trx, session, { status: 'abandoned', ended_at: at });
+    await coolDown(trx, deps, session, at);
+    return { session: abandoned };
   });
 }
 

@@ -7,7 +7,12 @@ import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { sessionNotActive } from './haggle.errors.js';
 import { newMessage } from './haggle.messages.js';
-import { appendMessages, lockOwnSession, nextMessagePosition } from './haggle.repository.js';
+import {
+  appendMessages,
+  lockOwnSession,
+  nextMessagePosition,
+  startCooldown,
+} from './haggle.repository.js';
 import type { SessionRow } from './haggle.tables.js';
 
 /** The steps every haggle operation shares: finding the session, its product, the seller's view. */
@@ -16,6 +21,8 @@ import type { SessionRow } from './haggle.tables.js';
 export interface HaggleDeps {
   store: Store;
   sellerSecret: string;
+  /** Minutes a player waits to reopen a product after a negotiation on it ended without a deal. */
+  cooldownMinutes: number;
 }
 
 export const now = (): string => new Date().toISOString();
@@ -37,9 +44,17 @@ export async function productOf(db: Kysely<Database>, session: SessionRow): Prom
   return product;
 }
 
-export function sellerContext(session: SessionRow, product: ProductRow): SellerContext {
+/** The seller's view: its temperament comes from the player, the product and the secret. */
+export function sellerContext(
+  session: SessionRow,
+  product: ProductRow,
+  secret: string,
+): SellerContext {
   return {
     sessionId: session.id,
+    playerId: session.player_id,
+    productId: session.product_id,
+    secret,
     productName: product.name,
     marketCents: product.market_cents,
     floorCents: session.floor_cents,
@@ -67,4 +82,16 @@ export async function appendPlayerNote(
       at,
     }),
   ]);
+}
+
+/** A negotiation ended without a deal: the player waits before reopening this product. */
+export async function coolDown(
+  trx: Transaction<Database>,
+  deps: HaggleDeps,
+  session: SessionRow,
+  at: string,
+): Promise<void> {
+  if (deps.cooldownMinutes === 0) return;
+  const until = new Date(Date.parse(at) + deps.cooldownMinutes * 60_000).toISOString();
+  await startCooldown(trx, { playerId: session.player_id, productId: session.product_id }, until);
 }

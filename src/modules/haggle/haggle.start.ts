@@ -7,13 +7,14 @@ import { MAX_ROUNDS, openingMessage, sellerTerms } from '../../seller/index.js';
 import { findPlayer } from '../players/players.repository.js';
 import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
-import { insufficientCredits, outOfStock } from './haggle.errors.js';
+import { coolingDown, insufficientCredits, outOfStock } from './haggle.errors.js';
 import { newMessage } from './haggle.messages.js';
 import {
   appendMessages,
   findActiveSession,
   insertSession,
   listMessages,
+  lockCooldown,
 } from './haggle.repository.js';
 import { now, sellerContext, type HaggleDeps } from './haggle.session.js';
 import type { SessionRow } from './haggle.tables.js';
@@ -45,8 +46,13 @@ export async function startSession(
       if (player === undefined) throw notFound('Player');
       if (player.credits_cents <= 0) throw insufficientCredits();
       if (product.stock_quantity <= 0) throw outOfStock();
-      const existing = await findActiveSession(trx, { playerId, productId: product.id });
+      const pair = { playerId, productId: product.id };
+      // Locked before the active session is read, so an ending in another process is seen.
+      const coolsUntil = await lockCooldown(trx, pair);
+      const existing = await findActiveSession(trx, pair);
       if (existing !== undefined) return started(trx, false, existing, product);
+      const waitMs = Date.parse(coolsUntil) - Date.now();
+      if (waitMs > 0) throw coolingDown(coolsUntil, waitMs);
       const session = await openSession(trx, deps.sellerSecret, playerId, product);
       return started(trx, true, session, product);
     });
@@ -92,7 +98,7 @@ async function openSession(
     ended_at: null,
   };
   await insertSession(trx, session);
-  const text = openingMessage(sellerContext(session, product));
+  const text = openingMessage(sellerContext(session, product, sellerSecret));
   await appendMessages(trx, [
     newMessage({
       sessionId: session.id,

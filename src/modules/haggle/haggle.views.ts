@@ -18,7 +18,7 @@ import type { MessageRow, SessionRow } from './haggle.tables.js';
 const money = (cents: number | null): number | null =>
   cents === null ? null : centsToCredits(cents);
 
-/** The player's view of a session: the seller's floor and opening terms stay on the server. */
+/** The player's view of a session: the seller's floor stays on the server. */
 export function sessionView(row: SessionRow): SessionView {
   return {
     id: row.id,
@@ -50,6 +50,7 @@ export function startedView(started: StartOutcome, baseUrl: string): StartedSess
   return {
     ...sessionView(started.session),
     product: productView(started.product, baseUrl),
+    opening_ask: centsToCredits(started.session.opening_ask_cents),
     initial_message: started.greeting,
   };
 }
@@ -65,6 +66,8 @@ export function offerView(outcome: OfferOutcome, baseUrl: string): OfferResultVi
       round: reply.round,
       rounds_left: reply.roundsLeft,
       final: reply.final,
+      objection: reply.objection,
+      strikes_left: reply.strikesLeft,
     },
     product: productView(outcome.product, baseUrl),
   };
