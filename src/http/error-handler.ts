@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { isStorageUnavailable } from '../db/errors.js';
 import { AppError, storageUnavailable, type ErrorCode } from './errors.js';
-import { fieldProblems } from './validation.js';
+import { fieldProblems, validationHeadline } from './validation.js';
 
 /** The one place where anything thrown becomes the contract's error envelope. */
 export function installErrorHandling(app: FastifyInstance): void {
@@ -26,7 +26,11 @@ function send(reply: FastifyReply, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.status).send({
     success: false,
-    error: error.message,
+    // Every validation failure reads the same way, whichever layer found it.
+    error:
+      error.code === 'validation_error' && error.details !== undefined
+        ? validationHeadline(error.details)
+        : error.message,
     code: error.code,
     ...(error.details === undefined ? {} : { details: error.details }),
   });
@@ -51,14 +55,7 @@ function toAppError(thrown: Error): AppError {
   const error = thrown as Error & Partial<FastifyError>;
   if (error.validation !== undefined) {
     const details = fieldProblems(error.validation, error.validationContext);
-    const first = details[0];
-    const summary =
-      first === undefined ? 'The request is invalid.' : `${first.field} ${first.message}.`;
-    return new AppError(
-      'validation_error',
-      `Invalid ${error.validationContext ?? 'request'}: ${summary}`,
-      { details },
-    );
+    return new AppError('validation_error', validationHeadline(details), { details });
   }
   const framework = error.code === undefined ? undefined : frameworkCodes[error.code];
   if (framework !== undefined) return new AppError(framework[0], framework[1]);
