@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,7 +6,13 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Store } from './db/database.js';
 import { randomSecret, settingOrCreate } from './db/settings.js';
-import { installErrorHandling } from './http/error-handler.js';
+import {
+  answerClientError,
+  answerFrameworkError,
+  installErrorHandling,
+} from './http/error-handler.js';
+import { requestIdOf } from './http/request-id.js';
+import { registerResponseHeaders } from './http/response-headers.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -37,9 +42,12 @@ export async function buildApp(options: AppOptions) {
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // Long enough for any id the routes accept, so their schemas (not the router) answer it.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -50,6 +58,7 @@ export async function buildApp(options: AppOptions) {
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  await registerResponseHeaders(app);
   app.addSchema(ErrorBody);
 
   await app.register(swagger, {
@@ -98,6 +107,8 @@ export async function buildApp(options: AppOptions) {
     routePrefix: '/docs',
     uiConfig: { deepLinking: true, validatorUrl: null },
     staticCSP: true,
+    // Same reason as in registerResponseHeaders: /docs must render over plain HTTP.
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
