@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.stderr.write(`Configuration error:\n${error.message.replace(/^/gm, '  ')}\n`);
       process.exit(1);
     }
     throw error;
