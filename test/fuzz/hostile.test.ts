@@ -168,13 +168,10 @@ describe.each(testDialects)('hostile requests (%s)', (dialect) => {
       path: fc
         .tuple(...operation.pathParams.map(() => fc.tuple(text(), fc.boolean())))
         .map((values) =>
-          operation.pathParams.reduce(
-            (path, name, index) => {
-              const [value, raw] = values[index] ?? ['', false];
-              return path.replace(`{${name}}`, raw ? value : encodeURIComponent(value));
-            },
-            operation.path,
-          ),
+          operation.pathParams.reduce((path, name, index) => {
+            const [value, raw] = values[index] ?? ['', false];
+            return path.replace(`{${name}}`, raw ? value : encodeURIComponent(value));
+          }, operation.path),
         ),
       query: fc
         .subarray([...operation.query, 'api_key', 'token'])
