@@ -149,3 +149,10 @@ export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget {
   }
   throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
 }
+
+/** The database as it may be shown: kind and file, or host and database name, never a password. */
+export function describeDatabase(target: DatabaseTarget): string {
+  if (target.dialect === 'sqlite') return `SQLite file ${target.path}`;
+  const url = new URL(target.url);
+  return `PostgreSQL database "${decodeURIComponent(url.pathname.slice(1))}" on ${url.host}`;
+}

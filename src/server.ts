@@ -1,16 +1,9 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type DatabaseTarget } from './config.js';
+import { ConfigError, describeDatabase, loadConfig, type DatabaseTarget } from './config.js';
 import { openStore } from './db/database.js';
 import { prepareStore } from './setup.js';
 import { createLogger } from './logger.js';
-
-/** The database as it may be logged: kind and file, or host and database name, no password. */
-function describeDatabase(target: DatabaseTarget): string {
-  if (target.dialect === 'sqlite') return `SQLite file ${target.path}`;
-  const url = new URL(target.url);
-  return `PostgreSQL database "${decodeURIComponent(url.pathname.slice(1))}" on ${url.host}`;
-}
 
 /** Why the database could not be prepared, in one line an operator can act on. */
 function databaseProblem(error: unknown, target: DatabaseTarget): string {
