@@ -59,7 +59,7 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
       task: 'Please list the Temporal workflow engine.',
     });
     expect(listed.stdout + shown.stdout).not.toMatch(/token|rq_/);
-  });
+  }, 120_000);
 
   it('should set a status and response that the requester then reads', async () => {
     const set = await cli(
