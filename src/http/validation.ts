@@ -41,22 +41,18 @@ interface Validate {
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   const validate: Validate = (data) => {
-    const pointer = nulPointer(data);
-    if (pointer !== undefined) {
-      validate.errors = [
-        {
-          instancePath: pointer,
-          schemaPath: '#',
-          keyword: 'nul',
-          params: {},
-          message: NUL_MESSAGE,
-        },
-      ];
-      return false;
-    }
+    // Validation first: it drops unknown fields, so only a field the route takes is named.
     const valid = compiled(data);
-    validate.errors = compiled.errors;
-    return valid;
+    const pointer = nulPointer(data);
+    if (pointer === undefined) {
+      validate.errors = compiled.errors;
+      return valid;
+    }
+    validate.errors = [
+      { instancePath: pointer, schemaPath: '#', keyword: 'nul', params: {}, message: NUL_MESSAGE },
+      ...(compiled.errors ?? []),
+    ];
+    return false;
   };
   return validate;
 };
