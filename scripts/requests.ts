@@ -6,10 +6,13 @@
  *   npm run requests -- set <id> --status planned [--response "We will add it in December."]
  *   npm run requests -- set <id> --status completed --change <listing change id>   (corrections)
  *
- * It uses the same DATABASE_URL as the service. Output is JSON, one request per line for list.
+ * It uses the same DATABASE_URL as the service, and never creates a database: a SQLite file that
+ * does not exist is an error. `list` prints a table (`--json`: one JSON object per line);
+ * `show` and `set` print the request as JSON.
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, describeDatabase, loadConfig } from '../src/config.js';
 import { openStore } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import {
@@ -18,18 +21,46 @@ import {
   requestForOperators,
   requestsForOperators,
 } from '../src/modules/requests/requests.service.js';
+import type { StoredRequest } from '../src/modules/requests/requests.schemas.js';
 import {
   REQUEST_STATUSES as STATUSES,
   type RequestStatus,
 } from '../src/modules/requests/requests.tables.js';
 
 const USAGE = `Usage:
-  npm run requests -- list [--status ${STATUSES.join('|')}] [--limit N]
+  npm run requests -- list [--status ${STATUSES.join('|')}] [--limit N] [--json]
   npm run requests -- show <id>
   npm run requests -- set <id> --status ${STATUSES.join('|')} [--response TEXT | --clear-response]
       [--change N]   (a correction: the listing change it led to, from the listing's history)`;
 
 class UsageError extends Error {}
+
+/** Requests as a table a person can read in a terminal. */
+function table(requests: StoredRequest[]): string {
+  const oneLine = (text: string, width: number) => {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+  };
+  const rows = requests.map((request) => [
+    request.id,
+    request.status,
+    request.kind,
+    request.created_at.slice(0, 16).replace('T', ' '),
+    oneLine(request.task, 60),
+  ]);
+  const header = ['ID', 'STATUS', 'KIND', 'CREATED (UTC)', 'TASK'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
 
 function statusOption(value: string | undefined): RequestStatus | undefined {
   if (value === undefined) return undefined;
@@ -48,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
       response: { type: 'string' },
       'clear-response': { type: 'boolean' },
       change: { type: 'string' },
+      json: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -58,7 +90,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
 
-  const store = openStore(loadConfig(process.env));
+  const config = loadConfig(process.env);
+  if (config.database.dialect === 'sqlite' && !existsSync(config.database.path)) {
+    throw new UsageError(
+      `There is no database at ${config.database.path}; set DATABASE_URL to the service's database.`,
+    );
+  }
+  console.error(`Using the ${describeDatabase(config.database)}.`);
+  const store = openStore(config);
   try {
     await migrateToLatest(store);
     switch (command) {
@@ -70,7 +109,11 @@ async function main(argv: string[]): Promise<number> {
           status: statusOption(values.status),
           limit,
         });
-        for (const request of requests) console.log(JSON.stringify(request));
+        if (values.json === true) {
+          for (const request of requests) console.log(JSON.stringify(request));
+        } else {
+          console.log(requests.length === 0 ? 'No requests.' : table(requests));
+        }
         return 0;
       }
       case 'show': {

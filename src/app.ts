@@ -1,20 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Store } from './db/database.js';
 import { randomSecret, settingOrCreate } from './db/settings.js';
-import { installErrorHandling } from './http/error-handler.js';
 import { publicBaseUrl } from './http/base-url.js';
 import { documentHeaders } from './http/openapi.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { mcpRoutes } from './mcp/http.js';
+import {
+  answerClientError,
+  answerFrameworkError,
+  installErrorHandling,
+} from './http/error-handler.js';
+import { requestIdOf } from './http/request-id.js';
+import { registerResponseHeaders } from './http/response-headers.js';
+import { logRequests } from './logger.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { requestsRoutes } from './modules/requests/requests.routes.js';
 import { haggleRoutes } from './modules/haggle/haggle.routes.js';
@@ -45,10 +51,15 @@ export async function buildApp(options: AppOptions) {
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // Long enough for any id the routes accept, so their schemas (not the router) answer it.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
+    // logRequests writes one line per request instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -57,7 +68,10 @@ export async function buildApp(options: AppOptions) {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.decorateReply('errorCode', undefined);
+  logRequests(app);
   installErrorHandling(app);
+  await registerResponseHeaders(app);
   app.addSchema(ErrorBody);
 
   // Browser clients on other origins may call the API: credentials are bearer tokens sent
@@ -129,6 +143,8 @@ export async function buildApp(options: AppOptions) {
     routePrefix: '/docs',
     uiConfig: { deepLinking: true, validatorUrl: null },
     staticCSP: true,
+    // Same reason as in registerResponseHeaders: /docs must render over plain HTTP.
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
   // Without PUBLIC_BASE_URL, the document names the address it was fetched from, so clients
   // generated from it call this service.

@@ -51,6 +51,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export const DEFAULT_SQLITE_PATH = './data/bazaar.db';
 
 export function loadConfig(env: Env = process.env): Config {
+  // Every bad variable is collected, so one failed start names them all.
+  const problems: string[] = [];
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
@@ -60,7 +62,8 @@ export function loadConfig(env: Env = process.env): Config {
     const raw = read(name);
     if (raw === undefined) return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return fallback;
     }
     return Number(raw);
   };
@@ -72,7 +75,8 @@ export function loadConfig(env: Env = process.env): Config {
       (value) => value === raw.toLowerCase() || value === raw.toUpperCase(),
     );
     if (match === undefined) {
-      throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+      problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+      return fallback;
     }
     return match;
   };
@@ -84,23 +88,32 @@ export function loadConfig(env: Env = process.env): Config {
     try {
       parsed = new URL(raw);
     } catch {
-      throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+      problems.push(`${name} must be a URL, got "${raw}"`);
+      return null;
     }
     if (!protocols.includes(parsed.protocol)) {
-      throw new ConfigError(`${name} must start with ${protocols.join(' or ')}, got "${raw}"`);
+      problems.push(`${name} must start with ${protocols.join(' or ')}, got "${raw}"`);
+      return null;
     }
     return raw.replace(/\/+$/, '');
   };
 
   const sellerSecret = read('SELLER_SECRET') ?? null;
   if (sellerSecret !== null && sellerSecret.length < 16) {
-    throw new ConfigError('SELLER_SECRET must be at least 16 characters long');
+    problems.push('SELLER_SECRET must be at least 16 characters long');
+  }
+  let database: DatabaseTarget = { dialect: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH) };
+  try {
+    database = parseDatabaseUrl(read('DATABASE_URL'));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message);
   }
 
-  return {
+  const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
     host: read('HOST') ?? '0.0.0.0',
-    database: parseDatabaseUrl(read('DATABASE_URL')),
+    database,
     publicBaseUrl: url('PUBLIC_BASE_URL', ['http:', 'https:']),
     logLevel: oneOf('LOG_LEVEL', logLevels, 'info'),
     shutdownGraceSeconds: integer('SHUTDOWN_GRACE_SECONDS', 10, 1, 600),
@@ -118,6 +131,8 @@ export function loadConfig(env: Env = process.env): Config {
       requestsPerDay: integer('REQUESTS_DAILY_LIMIT_TOTAL', 1000, 1, 100_000_000),
     },
   };
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+  return config;
 }
 
 /** `*` (or unset) for any origin, else a comma-separated list such as `https://app.example.com`. */
@@ -159,4 +174,11 @@ export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget {
     return { dialect: 'postgres', url: raw };
   }
   throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+/** The database as it may be shown: kind and file, or host and database name, never a password. */
+export function describeDatabase(target: DatabaseTarget): string {
+  if (target.dialect === 'sqlite') return `SQLite file ${target.path}`;
+  const url = new URL(target.url);
+  return `PostgreSQL database "${decodeURIComponent(url.pathname.slice(1))}" on ${url.host}`;
 }

@@ -1,9 +1,30 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, describeDatabase, loadConfig, type DatabaseTarget } from './config.js';
 import { openStore } from './db/database.js';
 import { prepareStore } from './setup.js';
 import { createLogger } from './logger.js';
+
+/** Why the database could not be prepared, in one line an operator can act on. */
+function databaseProblem(error: unknown, target: DatabaseTarget): string {
+  // Migrations wrap the driver's error; its code is on the cause.
+  let code: unknown;
+  for (
+    let cause: unknown = error;
+    cause instanceof Error && code === undefined;
+    cause = cause.cause
+  ) {
+    code = (cause as { code?: unknown }).code;
+  }
+  if (target.dialect === 'postgres' && code === '3D000') {
+    const name = decodeURIComponent(new URL(target.url).pathname.slice(1));
+    return `The ${describeDatabase(target)} does not exist; create it (for example: createdb ${name}) and start again.`;
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `Could not reach the ${describeDatabase(target)}: ${(error as Error).message}`;
+  }
+  return `Could not prepare the ${describeDatabase(target)}: ${(error as Error).message}`;
+}
 
 /** Starts the service: the only place that listens on a port and handles signals. */
 async function main(): Promise<void> {
@@ -12,7 +33,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.stderr.write(`Configuration error:\n${error.message.replace(/^/gm, '  ')}\n`);
       process.exit(1);
     }
     throw error;
@@ -22,12 +43,21 @@ async function main(): Promise<void> {
   try {
     await prepareStore(store, config);
   } catch (error) {
-    logger.fatal({ err: error }, 'could not prepare the database');
+    logger.debug({ err: error }, 'database preparation failed');
+    logger.fatal(databaseProblem(error, config.database));
     await store.close();
     process.exit(1);
   }
 
-  const app = await buildApp({ config, store, logger });
+  let app;
+  try {
+    app = await buildApp({ config, store, logger });
+  } catch (error) {
+    // Today only an unreachable REDIS_URL ends up here; its message says so.
+    logger.fatal(`Could not start: ${(error as Error).message}`);
+    await store.close();
+    process.exit(1);
+  }
   app.server.keepAliveTimeout = 5_000;
   app.server.requestTimeout = 30_000;
 
@@ -41,7 +71,11 @@ async function main(): Promise<void> {
     logger.info('database closed, bye');
   });
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { database: describeDatabase(config.database), url: address, docs: `${address}/docs` },
+    `Bazaar is serving ${describeDatabase(config.database)} at ${address} (docs: ${address}/docs)`,
+  );
 }
 
 await main();

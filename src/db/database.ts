@@ -47,7 +47,10 @@ export function openStore(
     synchronous: config.sqliteSynchronous,
   });
   const db = new Kysely<Database>({
-    dialect: new BazaarSqliteDialect({ database: withStatementCache(database) }),
+    dialect: new BazaarSqliteDialect({
+      database: withStatementCache(database),
+      busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    }),
   });
   return storeOf(db, 'sqlite');
 }

@@ -1,16 +1,45 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { Socket } from 'node:net';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteOptions,
+} from 'fastify';
 import { isStorageUnavailable } from '../db/errors.js';
-import { AppError, storageUnavailable, type ErrorCode } from './errors.js';
-import { fieldProblems } from './validation.js';
+import { AppError, storageUnavailable } from './errors.js';
+import { fieldProblems, validationHeadline } from './validation.js';
 
 /** The one place where anything thrown becomes the contract's error envelope. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) =>
-    send(
-      reply,
-      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`),
-    ),
-  );
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = [route.method].flat();
+    const pattern = patternOf(route.url);
+    const known = routes.find((entry) => entry.pattern.source === pattern.source);
+    if (known === undefined) routes.push({ pattern, methods });
+    else known.methods.push(...methods);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = (request.url.split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
+    const allowed = [
+      ...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((r) => r.methods)),
+    ];
+    if (allowed.length > 0) {
+      return send(
+        reply,
+        new AppError(
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${allowed.join(' or ')}.`,
+          {
+            headers: { allow: allowed.join(', ') },
+          },
+        ),
+      );
+    }
+    return send(reply, new AppError('not_found', `No route ${request.method} ${shorten(path)}.`));
+  });
 
   app.setErrorHandler((error: Error, request, reply) => {
     const known = toAppError(error);
@@ -21,29 +50,104 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** A route's URL (`/api/players/:id`) as a pattern matching the paths it serves. */
+function patternOf(url: string): RegExp {
+  const source = url
+    .replace(/(.)\/+$/, '$1')
+    .split('/')
+    .map((part) =>
+      part.startsWith(':')
+        ? '[^/]+'
+        : part === '*'
+          ? '.*'
+          : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+const shorten = (text: string): string => (text.length > 100 ? `${text.slice(0, 100)}…` : text);
+
+/**
+ * Errors Fastify's router meets before any route runs: a URL whose percent-encoding cannot be
+ * decoded, or a path parameter too long to route.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void send(reply, toAppError(error));
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (headers over 16 KiB, bytes
+ * after a body that do not form a request, a request that took too long): the answer is written
+ * straight to the socket, still as the envelope, and the connection is closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('headers_too_large', 'The request headers are larger than 16 KiB.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('request_timeout', 'The request took too long to arrive.')
+        : new AppError(
+            'malformed_request',
+            'The request is not valid HTTP (for example, a body longer than its Content-Length).',
+          );
+  const body = JSON.stringify({ success: false, error: known.message, code: known.code });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${statusText[known.status] ?? 'Error'}\r\n` +
+        'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+        `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+const statusText: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
 function send(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'unauthorized') reply.header('www-authenticate', 'Bearer');
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.status).send({
     success: false,
-    error: error.message,
+    // Every validation failure reads the same way, whichever layer found it.
+    error:
+      error.code === 'validation_error' && error.details !== undefined
+        ? validationHeadline(error.details)
+        : error.message,
     code: error.code,
     ...(error.details === undefined ? {} : { details: error.details }),
   });
 }
 
-const frameworkCodes: Record<string, [ErrorCode, string]> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'The body is not valid JSON.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The body is empty but declared as JSON.'],
-  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The body is larger than 64 KiB.'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-    'unsupported_media_type',
-    'The body must be JSON (Content-Type: application/json).',
-  ],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
-    'validation_error',
-    'Content-Length does not match the body.',
-  ],
+const frameworkCodes: Record<string, () => AppError> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('invalid_json', 'The body is not valid JSON.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    new AppError('invalid_json', 'The body is empty but declared as JSON.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new AppError('payload_too_large', 'The body is larger than 64 KiB.'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError(
+      'unsupported_media_type',
+      'The body must be JSON (Content-Type: application/json).',
+    ),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new AppError('malformed_request', 'Content-Length does not match the body.'),
+  FST_ERR_BAD_URL: () =>
+    new AppError('validation_error', 'The URL is invalid.', {
+      details: [{ field: 'url', message: 'has percent-encoding that cannot be decoded' }],
+    }),
+  FST_ERR_MAX_PARAM_LENGTH: () =>
+    new AppError('uri_too_long', 'A part of the URL path is too long for any route.'),
 };
 
 function toAppError(thrown: Error): AppError {
@@ -51,17 +155,10 @@ function toAppError(thrown: Error): AppError {
   const error = thrown as Error & Partial<FastifyError>;
   if (error.validation !== undefined) {
     const details = fieldProblems(error.validation, error.validationContext);
-    const first = details[0];
-    const summary =
-      first === undefined ? 'The request is invalid.' : `${first.field} ${first.message}.`;
-    return new AppError(
-      'validation_error',
-      `Invalid ${error.validationContext ?? 'request'}: ${summary}`,
-      { details },
-    );
+    return new AppError('validation_error', validationHeadline(details), { details });
   }
   const framework = error.code === undefined ? undefined : frameworkCodes[error.code];
-  if (framework !== undefined) return new AppError(framework[0], framework[1]);
+  if (framework !== undefined) return framework();
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return new AppError('invalid_json', 'The body is not valid JSON.');
   }
@@ -70,7 +167,7 @@ function toAppError(thrown: Error): AppError {
   if (status === 404) return new AppError('not_found', 'Not found.');
   if (status === 405) return new AppError('method_not_allowed', 'Method not allowed.');
   if (status >= 400 && status < 500)
-    return new AppError('validation_error', 'The request is invalid.');
+    return new AppError('malformed_request', 'The request could not be understood.');
   return new AppError(
     'internal_error',
     'Something went wrong on our side; the error has been logged.',

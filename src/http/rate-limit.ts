@@ -65,16 +65,29 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
     enableOfflineQueue: false,
     connectTimeout: 5000,
   });
+  // Lost later, Redis is reconnected by ioredis; meanwhile one line per outage, not a stack
+  // trace per failed attempt, and requests go through uncounted (skipOnError).
+  let lastError: Error | undefined;
   redis.on('error', (error: Error) => {
-    app.log.warn({ err: error }, 'rate-limit store unavailable; requests are not being counted');
+    if (lastError === undefined && redis.status !== 'connecting') {
+      app.log.warn(
+        `Rate-limit store (REDIS_URL) unavailable: ${error.message}; requests are not being counted until it is back.`,
+      );
+    }
+    lastError = error;
+  });
+  redis.on('ready', () => {
+    if (lastError !== undefined) app.log.info('Rate-limit store (REDIS_URL) is back.');
+    lastError = undefined;
   });
   try {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`Redis at REDIS_URL is not reachable: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Redis at REDIS_URL is not reachable: ${(lastError ?? (error as Error)).message}`,
+      { cause: error },
+    );
   }
   return redis;
 }

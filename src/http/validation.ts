@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldProblem } from './errors.js';
@@ -16,22 +16,178 @@ const shared: Options = {
 const textAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' }));
 const bodyAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: false }));
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+
+/**
+ * Where in `value` a string holds U+0000, as a JSON pointer. PostgreSQL cannot store it and
+ * SQLite would keep it (a task of NULs would pass a trimmed length check), so every text input
+ * is refused it here, the same on both databases.
+ */
+function nulPointer(value: unknown, pointer = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? pointer : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nulPointer(item, `${pointer}/${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+interface Validate {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  const validate: Validate = (data) => {
+    // Validation first: it drops unknown fields, so only a field the route takes is named.
+    const valid = compiled(data);
+    const pointer = nulPointer(data);
+    if (pointer === undefined) {
+      validate.errors = compiled.errors;
+      return valid;
+    }
+    validate.errors = [
+      { instancePath: pointer, schemaPath: '#', keyword: 'nul', params: {}, message: NUL_MESSAGE },
+      ...(compiled.errors ?? []),
+    ];
+    return false;
+  };
+  return validate;
+};
+
+type AjvError = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params' | 'message'> & {
+  schemaPath?: string;
+};
+
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
+const formatNames: Record<string, string> = {
+  uuid: 'a UUID',
+  email: 'an e-mail address',
+  'date-time': 'an ISO 8601 date and time',
+  uri: 'an absolute URL',
+};
+
+const listOf = (values: readonly unknown[]): string =>
+  values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ');
+
+const orList = (words: string[]): string =>
+  words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+
+const characters = (limit: unknown) => `${String(limit)} character${limit === 1 ? '' : 's'}`;
+
+/** One Ajv error as a phrase a person or an agent can act on, without Ajv's wording. */
+function phrase(error: AjvError): string {
+  const p = error.params;
+  switch (error.keyword) {
+    case 'nul':
+      return NUL_MESSAGE;
+    case 'required':
+      return 'is required';
+    case 'enum':
+      return `must be one of: ${listOf(p.allowedValues as unknown[])}`;
+    case 'const':
+      return `must be ${listOf([p.allowedValue])}`;
+    case 'type': {
+      const types = String(p.type).split(',');
+      return `must be ${orList(types.map((type) => typeNames[type] ?? type))}`;
+    }
+    case 'minLength':
+      return `must be at least ${characters(p.limit)} long`;
+    case 'maxLength':
+      return `must be at most ${characters(p.limit)} long`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(p.limit)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(p.limit)}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(p.multipleOf)}`;
+    case 'format':
+      return `must be ${formatNames[String(p.format)] ?? `a valid ${String(p.format)}`}`;
+    case 'pattern':
+      return 'is not in the expected form';
+    case 'minItems':
+      return `must have at least ${String(p.limit)} items`;
+    case 'maxItems':
+      return `must have at most ${String(p.limit)} items`;
+    case 'additionalProperties':
+      return 'is not a known field';
+    default:
+      return 'is invalid';
+  }
+}
+
+/**
+ * A union (`anyOf`) fails with one error per branch plus its own; they read as one phrase:
+ * "must be a number or a string", or the allowed values when the branches are constants.
+ */
+function phraseOfUnion(branches: AjvError[]): string {
+  const constants = branches.filter((error) => error.keyword === 'const');
+  if (constants.length > 0 && constants.length === branches.length) {
+    return `must be one of: ${listOf(constants.map((error): unknown => error.params.allowedValue))}`;
+  }
+  const types = branches.filter((error) => error.keyword === 'type');
+  if (types.length === branches.length && types.length > 0) {
+    const names = types.flatMap((error) => String(error.params.type).split(','));
+    return `must be ${orList([...new Set(names)].map((type) => typeNames[type] ?? type))}`;
+  }
+  // A value of the right type that breaks a rule of its branch: that rule is the useful part.
+  const specific = branches.find((error) => error.keyword !== 'type');
+  return specific === undefined ? 'is invalid' : phrase(specific);
+}
 
 /** Ajv's errors as the contract's `details`: which field, and what is wrong with it. */
 export function fieldProblems(
-  errors: readonly { instancePath: string; message?: string; params: Record<string, unknown> }[],
+  errors: readonly AjvError[],
   context: string | undefined,
 ): FieldProblem[] {
-  return errors.map((error) => {
-    const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    const missing = error.params.missingProperty;
-    const field =
-      typeof missing === 'string' ? (path === '' ? missing : `${path}.${missing}`) : path;
-    return {
-      field: field === '' ? (context ?? 'body') : field,
-      message: error.message ?? 'is invalid',
-    };
-  });
+  const unions = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  const inUnion = (error: AjvError) =>
+    unions.find(
+      (union) =>
+        union !== error &&
+        union.schemaPath !== undefined &&
+        error.schemaPath?.startsWith(`${union.schemaPath}/`) === true,
+    );
+  const problems = errors
+    .filter((error) => inUnion(error) === undefined)
+    .map((error) => {
+      const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const missing: unknown = error.params.missingProperty ?? error.params.additionalProperty;
+      const field =
+        typeof missing === 'string' ? (path === '' ? missing : `${path}.${missing}`) : path;
+      const message = unions.includes(error)
+        ? phraseOfUnion(errors.filter((branch) => inUnion(branch) === error))
+        : phrase(error);
+      return { field: field === '' ? (context ?? 'body') : field, message };
+    });
+  // One entry per field and message: a union's branches may repeat the same complaint.
+  return problems.filter(
+    (problem, index) =>
+      problems.findIndex((p) => p.field === problem.field && p.message === problem.message) ===
+      index,
+  );
+}
+
+/** The `error` sentence of every validation failure: the first problem, then how many more. */
+export function validationHeadline(details: readonly FieldProblem[]): string {
+  const [first, ...rest] = details;
+  if (first === undefined) return 'The request is invalid.';
+  const more =
+    rest.length === 0 ? '' : ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})`;
+  return `The request is invalid: ${first.field} ${first.message}${more}.`;
 }

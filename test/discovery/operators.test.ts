@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -42,7 +43,7 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
   it(
     'should list requests by status and show one, without token material',
     async () => {
-      const listed = await cli('list', '--status', 'received');
+      const listed = await cli('list', '--status', 'received', '--json');
       expect(listed.code).toBe(0);
       const lines = listed.stdout
         .trim()
@@ -50,7 +51,13 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
         .map((line) => JSON.parse(line) as { id: string; status: string });
       expect(lines.map((line) => line.id)).toContain(receipt.id);
       expect(lines.every((line) => line.status === 'received')).toBe(true);
-      expect((await cli('list', '--status', 'declined')).stdout.trim()).toBe('');
+      expect((await cli('list', '--status', 'declined', '--json')).stdout.trim()).toBe('');
+      const readable = await cli('list');
+      expect(readable.stdout).toMatch(/^ID +STATUS +KIND +CREATED \(UTC\) +TASK/);
+      expect(readable.stdout).toContain(`${receipt.id}  received  capability`);
+      expect(readable.stderr).toContain(
+        dialect === 'sqlite' ? 'SQLite file' : 'PostgreSQL database',
+      );
       const shown = await cli('show', receipt.id);
       expect(shown.code).toBe(0);
       expect(JSON.parse(shown.stdout)).toMatchObject({
@@ -156,6 +163,17 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
       const missing = await cli('show', '3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90');
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('No request');
+      if (dialect === 'sqlite') {
+        const nowhere = await run(
+          process.execPath,
+          ['--import', 'tsx', 'scripts/requests.ts', 'list'],
+          {
+            env: { ...process.env, DATABASE_URL: `sqlite:${t.database.url.slice(7)}.missing` },
+          },
+        ).catch((error: unknown) => error as { code: number; stderr: string });
+        expect(nowhere).toMatchObject({ code: 2, stderr: expect.stringContaining('no database') });
+        expect(existsSync(`${t.database.url.slice(7)}.missing`)).toBe(false);
+      }
       const help = await cli('--help');
       expect(help.stdout).toContain('npm run requests -- list');
     },

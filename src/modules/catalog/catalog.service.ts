@@ -276,14 +276,14 @@ const badCursor = () =>
   });
 
 function decodeCursor(raw: string, fingerprint: string): number {
-  let cursor: Partial<Cursor>;
+  let cursor: Partial<Cursor> | null;
   try {
-    cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Cursor>;
+    cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Cursor> | null;
   } catch {
     throw badCursor();
   }
   if (
-    cursor.v !== 1 ||
+    cursor?.v !== 1 ||
     cursor.f !== fingerprint ||
     !Number.isSafeInteger(cursor.o) ||
     (cursor.o ?? -1) < 0

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/** Public reads that do not depend on who asks: answered with an ETag and revalidated. */
+const PUBLIC_READS = new Set([
+  '/api/catalog',
+  '/api/catalog/:id',
+  '/api/products',
+  '/api/products/:id',
+  '/images/products/:id.svg',
+]);
+
+/** JSON smaller than this is sent as is: compressing it costs more than it saves. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/**
+ * Headers every response carries: security headers, caching rules and compression.
+ *
+ * - Nothing is stored by caches (`no-store`) unless it is a public read: keys, receipt tokens and
+ *   private game data must not land in a shared or browser cache.
+ * - Public reads carry a strong ETag of their body and answer `If-None-Match` with 304.
+ */
+export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
+    // every request to HTTPS would render /docs as a blank page there.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    // Product images and listings may be embedded by other sites.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const publicRead =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      PUBLIC_READS.has(request.routeOptions.url ?? '');
+    if (!publicRead || reply.statusCode !== 200) {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
+    }
+    reply.header('cache-control', 'no-cache');
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+    reply.header('etag', etag);
+    const wanted = request.headers['if-none-match'];
+    if (wanted !== undefined && wanted.split(',').some((tag) => tag.trim() === etag)) {
+      reply.code(304);
+      reply.removeHeader('content-length');
+      return '';
+    }
+    return payload;
+  });
+
+  await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES });
+}

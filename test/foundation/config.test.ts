@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('should take the defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.sqliteBusyTimeoutMs).toBe(5000);
+    expect(config.limits.gameRequestsPerMinute).toBe(300);
+  });
+
+  it('should report every bad variable at once, each with its allowed range', () => {
+    const load = () =>
+      loadConfig({
+        PORT: '70000',
+        LOG_LEVEL: 'loud',
+        SQLITE_BUSY_TIMEOUT_MS: '-1',
+        GAME_RATE_LIMIT_PER_MINUTE: '0',
+        REDIS_URL: 'http://cache',
+        SELLER_SECRET: 'short',
+        DATABASE_URL: 'mysql://x',
+      });
+    expect(load).toThrow(ConfigError);
+    let message = '';
+    try {
+      load();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines).toHaveLength(7);
+    expect(message).toContain('PORT must be a whole number from 0 to 65535, got "70000"');
+    expect(message).toContain('SQLITE_BUSY_TIMEOUT_MS must be a whole number from 0 to 600000');
+    expect(message).toContain('GAME_RATE_LIMIT_PER_MINUTE must be a whole number from 1 to');
+    for (const name of ['LOG_LEVEL', 'REDIS_URL', 'SELLER_SECRET', 'DATABASE_URL']) {
+      expect(message).toContain(name);
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import { connect } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodes } from '../../src/http/errors.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { testDialects } from '../helpers/databases.js';
+
+/** Sends raw bytes to the listening app and returns everything it answered. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      resolve(Buffer.concat(chunks).toString());
+    });
+    socket.setTimeout(5000, () => socket.destroy());
+  });
+}
+
+const envelopes = (raw: string) =>
+  [...raw.matchAll(/\{"success":false,"error":"[^"]*","code":"([a-z_]+)"/g)].map(
+    (match) => match[1],
+  );
+
+describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  afterAll(() => t.close());
+
+  describe('router and parser errors', () => {
+    it('should answer a URL that cannot be decoded with 400 in the envelope', async () => {
+      const response = await t.app.inject('/api/catalog/%zz');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        success: false,
+        code: 'validation_error',
+        details: [{ field: 'url', message: expect.any(String) }],
+      });
+      expect(response.body).not.toMatch(/FST_/);
+    });
+
+    it('should answer a path parameter over 100 characters from the route, in the envelope', async () => {
+      const response = await t.app.inject(`/api/catalog/${'a'.repeat(150)}`);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ success: false, code: 'not_found' });
+      const longer = await t.app.inject(`/api/catalog/${'a'.repeat(600)}`);
+      expect(longer.statusCode).toBe(414);
+      expect(longer.json()).toMatchObject({ success: false, code: 'uri_too_long' });
+      expect(longer.body).not.toContain('a'.repeat(150));
+    });
+
+    it('should answer headers over 16 KiB with 431 in the envelope', async () => {
+      const raw = await rawExchange(
+        port,
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+      expect(envelopes(raw)).toEqual(['headers_too_large']);
+    });
+
+    it('should answer bytes after a body longer than its Content-Length in the envelope', async () => {
+      const body = '{"kind":"capability","task":"An MCP server for our replicas."}';
+      const raw = await rawExchange(
+        port,
+        `POST /api/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          `Content-Length: 10\r\n\r\n${body}`,
+      );
+      // The parser fails on the extra bytes, and may close the connection before the first part
+      // (10 bytes of broken JSON) is answered; whatever is answered is the envelope.
+      const statuses = [...raw.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((match) => match[1]);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((status) => status === '400')).toBe(true);
+      expect(envelopes(raw)).toHaveLength(statuses.length);
+      expect(envelopes(raw).at(-1)).toBe('malformed_request');
+    });
+
+    it('should document every code it answers with', () => {
+      for (const code of ['malformed_request', 'uri_too_long', 'headers_too_large']) {
+        expect(errorCodes).toContain(code);
+      }
+    });
+  });
+
+  describe('methods', () => {
+    it('should answer a known path with the wrong method 405 and Allow', async () => {
+      const response = await t.app.inject({ method: 'DELETE', url: '/api/catalog/langchain' });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('GET, HEAD');
+      expect(response.json()).toMatchObject({ success: false, code: 'method_not_allowed' });
+      const players = await t.app.inject({ method: 'PUT', url: '/api/players/' });
+      expect(players.statusCode).toBe(405);
+      expect(String(players.headers.allow).split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
+    });
+
+    it('should still answer an unknown path 404', async () => {
+      const response = await t.app.inject({ method: 'DELETE', url: '/api/nothing' });
+      expect(response.statusCode).toBe(404);
+    });
+  });
+
+  describe('request ids', () => {
+    it.each([
+      ['a'.repeat(129), false],
+      ['bad id with spaces', false],
+      ['<script>', false],
+      ['trace-1.2:3_4', true],
+    ])('should use the client id %s only if short and safe', async (sent, kept) => {
+      const response = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': sent } });
+      const id = String(response.headers['x-request-id']);
+      if (kept) expect(id).toBe(sent);
+      else expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+
+  describe('headers', () => {
+    it('should send security headers on every response', async () => {
+      for (const url of ['/healthz', '/api/catalog', '/api/nothing']) {
+        const response = await t.app.inject(url);
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.headers['content-security-policy']).toBeDefined();
+        expect(response.headers['x-frame-options']).toBeDefined();
+      }
+    });
+
+    it('should keep keys and receipt tokens out of caches', async () => {
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/api/players',
+        payload: { username: 'cache_probe', email: 'cache_probe@example.com' },
+      });
+      expect(registered.statusCode).toBe(201);
+      expect(registered.headers['cache-control']).toBe('no-store');
+      const filed = await t.app.inject({
+        method: 'POST',
+        url: '/api/requests',
+        payload: { kind: 'capability', task: 'An MCP server for our replicas.' },
+      });
+      expect(filed.statusCode).toBe(201);
+      expect(filed.headers['cache-control']).toBe('no-store');
+    });
+
+    it('should render /docs over plain HTTP on any address', async () => {
+      const response = await t.app.inject({
+        url: '/docs/',
+        headers: { host: '192.168.1.20:3000' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(String(response.headers['content-security-policy'])).not.toMatch(/upgrade-insecure/);
+      const api = await t.app.inject('/api/catalog');
+      expect(String(api.headers['content-security-policy'])).not.toMatch(/upgrade-insecure/);
+    });
+  });
+
+  describe('compression and caching', () => {
+    it('should compress JSON over 1 KB when the client accepts it, and not small answers', async () => {
+      const big = await t.app.inject({
+        url: '/api/catalog',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(big.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(gunzipSync(big.rawPayload).toString())).toMatchObject({ success: true });
+      const small = await t.app.inject({ url: '/healthz', headers: { 'accept-encoding': 'gzip' } });
+      expect(small.headers['content-encoding']).toBeUndefined();
+      const plain = await t.app.inject('/api/catalog');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+    });
+
+    it.each(['/api/catalog', '/api/catalog/langchain', '/api/products'])(
+      'should answer a repeated public read of %s with 304',
+      async (url) => {
+        const first = await t.app.inject(url);
+        const etag = first.headers.etag;
+        expect(typeof etag).toBe('string');
+        const again = await t.app.inject({ url, headers: { 'if-none-match': String(etag) } });
+        expect(again.statusCode).toBe(304);
+        expect(again.body).toBe('');
+        const other = await t.app.inject({ url, headers: { 'if-none-match': '"other"' } });
+        expect(other.statusCode).toBe(200);
+      },
+    );
+
+    it('should not put an ETag on private or failed answers', async () => {
+      expect((await t.app.inject('/api/catalog/nothing-here')).headers.etag).toBeUndefined();
+      expect((await t.app.inject('/api/leaderboard')).headers.etag).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/logger.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/databases.js';
+import { startServer } from '../helpers/process.js';
+
+const run = promisify(execFile);
+
+/** Starts the server with `env` and returns its exit code and output (for failed starts). */
+async function failedStart(env: Record<string, string>) {
+  try {
+    await run(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, output: '' };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, output: failed.stdout + failed.stderr };
+  }
+}
+
+describe('operating the service', () => {
+  describe('request logs', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp('sqlite');
+    });
+    afterAll(() => t.close());
+
+    it('should log one line per request with method, route, status, code and duration', async () => {
+      await t.app.inject({ url: '/api/catalog/nothing-here', headers: { 'x-request-id': 'r-1' } });
+      const lines = t.logs
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.reqId === 'r-1');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        method: 'GET',
+        route: '/api/catalog/:id',
+        status: 404,
+        code: 'not_found',
+        ms: expect.any(Number),
+      });
+    });
+
+    it('should hide credentials in logged query strings', async () => {
+      await t.app.inject('/api/catalog?token=rq_secretvalue&q=x&api_key=hg_abc');
+      expect(t.logs.join('')).not.toMatch(/rq_secretvalue|hg_abc/);
+      expect(redactUrl('/a?key=1&b=2')).toBe('/a?key=[redacted]&b=2');
+    });
+  });
+
+  describe('start-up', () => {
+    it('should log a start-up line naming the database, the URL and the docs', async () => {
+      const database = await createTestDatabase('sqlite');
+      const server = await startServer({ DATABASE_URL: database.url });
+      try {
+        // Fastify's "listening" line comes first; the start-up line follows right after it.
+        const startUp = () => server.lines.find((text) => text.includes('Bazaar is serving'));
+        for (let waited = 0; startUp() === undefined && waited < 100; waited += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const line = startUp();
+        expect(line).toBeDefined();
+        expect(line).toContain('SQLite file');
+        expect(line).toContain(`${server.baseUrl}/docs`);
+      } finally {
+        await server.stop();
+        await database.drop();
+      }
+    });
+
+    it('should stop with one clear line and exit code 1 when Redis is unreachable', async () => {
+      const database = await createTestDatabase('sqlite');
+      const result = await failedStart({
+        DATABASE_URL: database.url,
+        REDIS_URL: 'redis://127.0.0.1:1',
+      });
+      await database.drop();
+      expect(result.code).toBe(1);
+      expect(result.output).toContain('Redis at REDIS_URL is not reachable');
+      expect(result.output).not.toMatch(/\bat .*\.(ts|js):\d+/);
+    });
+
+    it.skipIf(process.env.TEST_DATABASE_URL === undefined)(
+      'should say to create a PostgreSQL database that does not exist',
+      async () => {
+        const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+        url.pathname = '/bazaar_missing_database';
+        const result = await failedStart({ DATABASE_URL: url.toString() });
+        expect(result.code).toBe(1);
+        expect(result.output).toContain('bazaar_missing_database');
+        expect(result.output).toContain('does not exist');
+        expect(result.output).toContain('createdb bazaar_missing_database');
+        expect(result.output.trim().split('\n')).toHaveLength(1);
+      },
+    );
+  });
+});
