@@ -11,6 +11,7 @@ import type {
   RequestQuotaTable,
 } from '../modules/requests/requests.tables.js';
 import type { HaggleMessagesTable, HaggleSessionsTable } from '../modules/haggle/haggle.tables.js';
+import type { LeaderboardScoresTable } from '../modules/leaderboard/leaderboard.tables.js';
 import type { PlayersTable } from '../modules/players/players.tables.js';
 import type { ProductsTable } from '../modules/products/products.tables.js';
 import type { TransactionsTable } from '../modules/transactions/transactions.tables.js';
@@ -34,4 +35,5 @@ export interface Database {
   haggle_sessions: HaggleSessionsTable;
   haggle_messages: HaggleMessagesTable;
   transactions: TransactionsTable;
+  leaderboard_scores: LeaderboardScoresTable;
 }

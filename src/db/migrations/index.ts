@@ -3,6 +3,7 @@ import type { Dialect } from '../database.js';
 import * as settings from './0001_settings.js';
 import * as game from './0002_game.js';
 import * as discovery from './0003_discovery.js';
+import * as ranking from './0005_ranking.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -17,6 +18,7 @@ const all: Record<string, DialectMigration> = {
   '0001_settings': settings,
   '0002_game': game,
   '0003_discovery': discovery,
+  '0005_ranking': ranking,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

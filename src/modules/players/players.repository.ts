@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { moveScore, scoreHundredths } from '../leaderboard/leaderboard.repository.js';
 import type { NewPlayerRow, PlayerRow } from './players.tables.js';
 
 type Db = Kysely<Database>;
@@ -76,22 +77,37 @@ export async function replaceKeyHash(
  * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
  * same statement, so two deals racing for the last credits cannot both pass. Returns the balance
  * this update produced (undefined when it could not be charged), so each deal reports its own.
+ * The same statement keeps the player's ranking columns; the per-score counts follow in the
+ * same transaction.
  */
 export async function chargeForDeal(
   db: Db,
   deal: { playerId: string; priceCents: number; marketCents: number; now: string },
 ): Promise<number | undefined> {
+  // Integer casts: SQLite receives JS numbers as REAL and would otherwise divide exactly.
+  const spent = sql<number>`cast(total_spent_cents + ${deal.priceCents} as bigint)`;
+  const market = sql<number>`cast(total_market_cents + ${deal.marketCents} as bigint)`;
   const row = await db
     .updateTable('players')
     .set((eb) => ({
       credits_cents: eb('credits_cents', '-', deal.priceCents),
-      total_spent_cents: eb('total_spent_cents', '+', deal.priceCents),
-      total_market_cents: eb('total_market_cents', '+', deal.marketCents),
+      total_spent_cents: spent,
+      total_market_cents: market,
+      score_hundredths: sql<number>`(${market} * 200 + ${spent}) / (${spent} * 2)`,
+      deals_count: eb('deals_count', '+', 1),
+      // The earliest deal, whichever of two concurrent ones commits first.
+      first_deal_at: sql<string>`case when first_deal_at is null or first_deal_at > ${deal.now} then ${deal.now} else first_deal_at end`,
       updated_at: deal.now,
     }))
     .where('id', '=', deal.playerId)
     .where('credits_cents', '>=', deal.priceCents)
-    .returning('credits_cents')
+    .returning(['credits_cents', 'total_spent_cents', 'total_market_cents', 'score_hundredths'])
     .executeTakeFirst();
-  return row?.credits_cents;
+  if (row === undefined) return undefined;
+  const before = scoreHundredths(
+    row.total_market_cents - deal.marketCents,
+    row.total_spent_cents - deal.priceCents,
+  );
+  await moveScore(db, before, Number(row.score_hundredths));
+  return row.credits_cents;
 }

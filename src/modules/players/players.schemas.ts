@@ -92,7 +92,10 @@ export const PlayerStats = Type.Object({
 export type PlayerView = Static<typeof Player>;
 
 /** What a player record shows to `viewerId`: the e-mail only to its owner, never key material. */
-export function playerView(row: PlayerRow, showEmail: boolean): PlayerView {
+export function playerView(
+  row: Omit<PlayerRow, 'score_hundredths' | 'deals_count' | 'first_deal_at'>,
+  showEmail: boolean,
+): PlayerView {
   return {
     id: row.id,
     username: row.username,
