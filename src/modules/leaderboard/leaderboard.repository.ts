@@ -62,7 +62,7 @@ export async function standingOf(
     ])
     .executeTakeFirst();
   if (row === undefined) return null;
-  return { rank: Number(row.better_count ?? 0) + 1, scoreHundredths: row.score_hundredths };
+  return { rank: (row.better_count ?? 0) + 1, scoreHundredths: row.score_hundredths };
 }
 
 /**
