@@ -20,18 +20,7 @@ import {
   type Load,
   type LoadResult,
 } from './support/load.js';
-import { SERVICE, startProgram } from './support/processes.js';
-
-const SELLER_SECRET = 'bench-seller-secret-not-for-production';
-
-export const serviceEnv = (url: string): Record<string, string> => ({
-  DATABASE_URL: url,
-  LOG_LEVEL: 'info',
-  SQLITE_SYNCHRONOUS: 'FULL',
-  SELLER_SECRET,
-  GAME_RATE_LIMIT_PER_MINUTE: '1000000',
-  REDIS_URL: '',
-});
+import { SELLER_SECRET, SERVICE, serviceEnv, startProgram } from './support/processes.js';
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 

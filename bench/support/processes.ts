@@ -68,3 +68,15 @@ export async function startProgram(
 
 /** The service as `npm start` runs it: compiled JavaScript (run `npm run build:server` first). */
 export const SERVICE = ['--enable-source-maps', 'dist/server.js'];
+
+export const SELLER_SECRET = 'bench-seller-secret-not-for-production';
+
+/** The service's defaults (SQLite synchronous=FULL, info logs), minus the per-key rate limit. */
+export const serviceEnv = (url: string): Record<string, string> => ({
+  DATABASE_URL: url,
+  LOG_LEVEL: 'info',
+  SQLITE_SYNCHRONOUS: 'FULL',
+  SELLER_SECRET,
+  GAME_RATE_LIMIT_PER_MINUTE: '1000000',
+  REDIS_URL: '',
+});

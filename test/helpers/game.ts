@@ -244,17 +244,25 @@ export async function expectRanksMatchTransactions(
 ): Promise<void> {
   const { db } = client.t.store;
   const transactions = await db.selectFrom('transactions').selectAll().execute();
-  const totals = new Map<string, { market: number; spent: number; deals: number; first: string }>();
+  const totals = new Map<
+    string,
+    { market: number; spent: number; deals: number; first: string; best: number }
+  >();
   for (const row of transactions) {
     const total = totals.get(row.player_id) ?? {
       market: 0,
       spent: 0,
       deals: 0,
       first: row.created_at,
+      best: -Infinity,
     };
     total.market += row.market_cents;
     total.spent += row.final_price_cents;
     total.deals += 1;
+    total.best = Math.max(
+      total.best,
+      Math.round(((row.market_cents - row.final_price_cents) * 10_000) / row.market_cents) / 100,
+    );
     if (row.created_at < total.first) total.first = row.created_at;
     totals.set(row.player_id, total);
   }
@@ -282,13 +290,14 @@ export async function expectRanksMatchTransactions(
   }
   for (const want of expected) {
     const stats = (
-      await client.get<{ rank: number | null; score: number }>(
+      await client.get<{ rank: number | null; score: number; best_deal_percentage: number }>(
         `/api/players/${want.id}/stats`,
         viewer,
       )
     ).body.data;
     expect(stats.rank).toBe(rankOf(want.score));
     expect(stats.score).toBe(want.score / 100);
+    expect(stats.best_deal_percentage).toBe(want.best);
   }
   const counts = await db
     .selectFrom('leaderboard_scores')

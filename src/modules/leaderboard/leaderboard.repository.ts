@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 type Db = Kysely<Database>;
@@ -38,32 +38,6 @@ export function leaderboard(db: Db, limit: number) {
 
 /** A leaderboard row with its rank (equal scores share one). */
 export type LeaderboardRow = Awaited<ReturnType<typeof leaderboard>>[number] & { rank: number };
-
-/**
- * The player's rank and score, or null while they have bought nothing. Equal scores share a
- * rank: 1 + the players on higher scores. One statement, so score and rank are one snapshot.
- */
-export async function standingOf(
-  db: Db,
-  playerId: string,
-): Promise<{ rank: number; scoreHundredths: number } | null> {
-  const row = await db
-    .selectFrom('players as me')
-    .where('me.id', '=', playerId)
-    .where('me.score_hundredths', 'is not', null)
-    .select([
-      (eb) => eb.ref('me.score_hundredths').$notNull().as('score_hundredths'),
-      (eb) =>
-        eb
-          .selectFrom('leaderboard_scores as better')
-          .select(sql<number>`coalesce(sum(better.players), 0)`.as('n'))
-          .whereRef('better.score_hundredths', '>', 'me.score_hundredths')
-          .as('better_count'),
-    ])
-    .executeTakeFirst();
-  if (row === undefined) return null;
-  return { rank: (row.better_count ?? 0) + 1, scoreHundredths: row.score_hundredths };
-}
 
 /**
  * Moves one player from score `from` (null: not ranked yet) to score `to` in the per-score

@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { moveScore, scoreHundredths } from '../leaderboard/leaderboard.repository.js';
-import type { NewPlayerRow, PlayerRow } from './players.tables.js';
+import type { NewPlayerRow, PlayerRow, PlayersTable } from './players.tables.js';
 
 type Db = Kysely<Database>;
 
@@ -53,6 +53,59 @@ export function listPlayers(db: Db, filter: PlayerFilter): Promise<PlayerRow[]> 
     .orderBy('id')
     .limit(filter.limit)
     .execute();
+}
+
+/**
+ * A player with everything their statistics need, in one statement (one round trip, one
+ * snapshot): rank from the per-score counts, session counts by the (player, status) index, and
+ * the market value and price of their best deal (the lowest price per market value).
+ */
+export function findPlayerStats(db: Db, id: string) {
+  const bestDeal = (
+    eb: ExpressionBuilder<Database & { p: PlayersTable }, 'p'>,
+    column: 'market_cents' | 'final_price_cents',
+  ) =>
+    eb
+      .selectFrom('transactions as t')
+      .select(`t.${column}`)
+      .whereRef('t.player_id', '=', 'p.id')
+      .orderBy(sql`t.final_price_cents * 1.0 / t.market_cents`)
+      .limit(1);
+  return db
+    .selectFrom('players as p')
+    .where('p.id', '=', id)
+    .select([
+      'p.id',
+      'p.username',
+      'p.credits_cents',
+      'p.total_market_cents',
+      'p.total_spent_cents',
+      'p.score_hundredths',
+      'p.deals_count',
+      (eb) =>
+        eb
+          .selectFrom('leaderboard_scores as s')
+          .select(sql<number>`coalesce(sum(s.players), 0)`.as('n'))
+          .whereRef('s.score_hundredths', '>', 'p.score_hundredths')
+          .as('better_players'),
+      (eb) =>
+        eb
+          .selectFrom('haggle_sessions as h')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('h.player_id', '=', 'p.id')
+          .where('h.status', '=', 'active')
+          .as('active_sessions'),
+      (eb) =>
+        eb
+          .selectFrom('haggle_sessions as h')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('h.player_id', '=', 'p.id')
+          .where('h.status', '<>', 'active')
+          .as('finished_sessions'),
+      (eb) => bestDeal(eb, 'market_cents').as('best_market_cents'),
+      (eb) => bestDeal(eb, 'final_price_cents').as('best_price_cents'),
+    ])
+    .executeTakeFirst();
 }
 
 export async function insertPlayer(db: Db, player: NewPlayerRow): Promise<void> {

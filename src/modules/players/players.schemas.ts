@@ -110,7 +110,10 @@ export function playerView(
 
 /** A player's statistics as the service finds them: cents and hundredths. */
 export interface PlayerStatsFacts {
-  player: PlayerRow;
+  player: Pick<
+    PlayerRow,
+    'id' | 'username' | 'credits_cents' | 'total_market_cents' | 'total_spent_cents'
+  >;
   standing: { rank: number; scoreHundredths: number } | null;
   deals: number;
   sessions: { active: number; finished: number };

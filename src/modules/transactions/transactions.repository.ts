@@ -37,15 +37,3 @@ export function findTransactionWithProduct(
     .where('transactions.id', '=', id)
     .executeTakeFirst();
 }
-
-/** The market value and price of each of a player's deals, for their statistics. */
-export function dealPrices(
-  db: Db,
-  playerId: string,
-): Promise<{ market_cents: number; final_price_cents: number }[]> {
-  return db
-    .selectFrom('transactions')
-    .select(['market_cents', 'final_price_cents'])
-    .where('player_id', '=', playerId)
-    .execute();
-}
