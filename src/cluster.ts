@@ -32,7 +32,7 @@ function fork(): void {
 
 cluster.on('exit', (worker, code, signal) => {
   if (stopping) {
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit();
     return;
   }
   if (!listening.has(worker)) {
