@@ -5,7 +5,15 @@
  */
 import { benchDialects, createBenchDatabase, type BenchDialect } from './support/direct.js';
 import { addOpenSessions, addRankedPlayers, products, restock } from './support/fixtures.js';
-import { formatRps, load, printTable, SECONDS, type LoadResult } from './support/load.js';
+import {
+  formatRps,
+  load,
+  printTable,
+  SECONDS,
+  type LoadResult,
+  machine,
+  CONNECTIONS,
+} from './support/load.js';
 import { SELLER_SECRET, SERVICE, serviceEnv, startProgram } from './support/processes.js';
 
 interface Row {
@@ -72,9 +80,7 @@ async function cores(dialect: BenchDialect): Promise<Row[]> {
 
 const rows: Row[] = [];
 for (const dialect of benchDialects()) rows.push(...(await cores(dialect)));
-console.log(
-  `\n${new Date().toISOString().slice(0, 16)}Z, ${SECONDS} s per load, node ${process.version}\n`,
-);
+console.log(`\n${machine()}; ${SECONDS} s per load, ${CONNECTIONS} connections\n`);
 printTable(
   [
     'db',

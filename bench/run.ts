@@ -19,6 +19,8 @@ import {
   SECONDS,
   type Load,
   type LoadResult,
+  machine,
+  CONNECTIONS,
 } from './support/load.js';
 import { SELLER_SECRET, SERVICE, serviceEnv, startProgram } from './support/processes.js';
 
@@ -161,9 +163,7 @@ const rows: Row[] = [];
 for (const dialect of benchDialects()) rows.push(...(await benchDialect(dialect)));
 
 const latency = (result: LoadResult) => `${result.p50} / ${result.p99}`;
-console.log(
-  `\n${new Date().toISOString().slice(0, 16)}Z, ${SECONDS} s per load, node ${process.version}\n`,
-);
+console.log(`\n${machine()}; ${SECONDS} s per load, ${CONNECTIONS} connections\n`);
 printTable(
   [
     'db',

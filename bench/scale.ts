@@ -6,7 +6,7 @@
  */
 import { benchDialects, createBenchDatabase, type BenchDialect } from './support/direct.js';
 import { addRankedPlayers, products, random, type BenchPlayer } from './support/fixtures.js';
-import { formatRps, load, printTable, type LoadResult } from './support/load.js';
+import { formatRps, load, printTable, type LoadResult, machine } from './support/load.js';
 import { SERVICE, serviceEnv, startProgram } from './support/processes.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -69,9 +69,7 @@ async function scale(dialect: BenchDialect): Promise<Row[]> {
 
 const rows: Row[] = [];
 for (const dialect of benchDialects()) rows.push(...(await scale(dialect)));
-console.log(
-  `\n${new Date().toISOString().slice(0, 16)}Z, ${CONNECTIONS} connections, node ${process.version}\n`,
-);
+console.log(`\n${machine()}; ${CONNECTIONS} connections\n`);
 printTable(
   ['db', 'players', 'leaderboard req/s', 'p50 / p99 ms', 'stats req/s', 'p50 / p99 ms', 'failed'],
   rows.map(({ dialect, players, leaderboard, stats }) => [

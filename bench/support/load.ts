@@ -1,3 +1,4 @@
+import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -78,7 +79,9 @@ export async function compare(specs: Load[]): Promise<LoadResult[]> {
   const rounds: LoadResult[][] = specs.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [index, spec] of specs.entries()) {
-      rounds[index]?.push(await once(spec, Math.max(1, Math.round(SECONDS / ROUNDS))));
+      rounds[index]?.push(
+        await once(spec, Math.max(1, Math.round((spec.seconds ?? SECONDS) / ROUNDS))),
+      );
     }
   }
   return rounds.map((results) => ({
@@ -107,4 +110,11 @@ export function printTable(header: string[], rows: (string | number)[][]): void 
   console.log(line(header));
   console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
   for (const row of cells.slice(1)) console.log(line(row));
+}
+
+/** When and where a table was measured: other work on the machine shows in the load average. */
+export function machine(): string {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const [one = 0] = loadavg();
+  return `${new Date().toISOString().slice(0, 16)}Z, ${cpus().length} × ${cpu}, node ${process.version}, load average ${one.toFixed(1)} at the end`;
 }
