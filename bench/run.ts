@@ -106,7 +106,7 @@ async function benchDialect(dialect: BenchDialect): Promise<Row[]> {
     const product = catalog[0];
     if (reader === undefined || product === undefined) throw new Error('no fixtures');
     const rawDeals = queue(accepts(rawSessions, '/raw/deal'));
-    const rawDeal = { url: raw.url, method: 'POST' as const, next: rawDeals };
+    const rawDeal = { url: raw.url, pid: raw.child.pid, method: 'POST' as const, next: rawDeals };
 
     const rows: Row[] = [];
     const pair = async (workload: string, service: Load, name: string, baseline: Load) => {
@@ -115,19 +115,40 @@ async function benchDialect(dialect: BenchDialect): Promise<Row[]> {
       rows.push({ dialect, workload, service: ours, baseline: { name, result: theirs } });
       console.error(`${dialect} ${workload}: ${ours.rps.toFixed(0)} vs ${theirs.rps.toFixed(0)}`);
     };
-    await pair('GET /healthz', { url: service.url, path: '/healthz' }, 'Fastify + logger', {
-      url: raw.url,
-      path: '/healthz',
-    });
+    await pair(
+      'GET /healthz',
+      { url: service.url, pid: service.child.pid, path: '/healthz' },
+      'Fastify + logger',
+      {
+        url: raw.url,
+        pid: raw.child.pid,
+        path: '/healthz',
+      },
+    );
     await pair(
       'GET /api/products/{id} with key',
-      { url: service.url, path: `/api/products/${product.id}`, headers: auth(reader.key) },
+      {
+        url: service.url,
+        pid: service.child.pid,
+        path: `/api/products/${product.id}`,
+        headers: auth(reader.key),
+      },
       'raw key lookup + read',
-      { url: raw.url, path: `/raw/products/${product.id}`, headers: auth(reader.key) },
+      {
+        url: raw.url,
+        pid: raw.child.pid,
+        path: `/raw/products/${product.id}`,
+        headers: auth(reader.key),
+      },
     );
     await pair(
       'POST /api/haggle/offer (a counter)',
-      { url: service.url, method: 'POST', next: queue(counterOffers(offerSessions)) },
+      {
+        url: service.url,
+        pid: service.child.pid,
+        method: 'POST',
+        next: queue(counterOffers(offerSessions)),
+      },
       'raw deal txn',
       rawDeal,
     );
@@ -135,13 +156,18 @@ async function benchDialect(dialect: BenchDialect): Promise<Row[]> {
       'POST /api/haggle/accept (a deal)',
       {
         url: service.url,
+        pid: service.child.pid,
         method: 'POST',
         next: queue(accepts(acceptSessions, '/api/haggle/accept')),
       },
       'raw deal txn',
       rawDeal,
     );
-    const board = await load({ url: service.url, path: '/api/leaderboard' });
+    const board = await load({
+      url: service.url,
+      pid: service.child.pid,
+      path: '/api/leaderboard',
+    });
     rows.push({ dialect, workload: 'GET /api/leaderboard (~1,000 ranked)', service: board });
     await service.stop();
     await raw.stop();
@@ -164,14 +190,17 @@ for (const dialect of benchDialects()) rows.push(...(await benchDialect(dialect)
 
 const latency = (result: LoadResult) => `${result.p50} / ${result.p99}`;
 console.log(`\n${machine()}; ${SECONDS} s per load, ${CONNECTIONS} connections\n`);
+const cpu = (result: LoadResult) => (Number.isNaN(result.cpuMs) ? '—' : result.cpuMs.toFixed(2));
 printTable(
   [
     'db',
     'workload',
     'service req/s',
     'p50 / p99 ms',
+    'CPU ms/req',
     'baseline',
     'baseline req/s',
+    'CPU ms/req',
     'ratio',
     'failed',
   ],
@@ -180,8 +209,10 @@ printTable(
     workload,
     formatRps(service.rps),
     latency(service),
+    cpu(service),
     baseline?.name ?? '—',
     baseline === undefined ? '—' : formatRps(baseline.result.rps),
+    baseline === undefined ? '—' : cpu(baseline.result),
     baseline === undefined ? '—' : (service.rps / baseline.result.rps).toFixed(2),
     service.failures + (baseline?.result.failures ?? 0),
   ]),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 
@@ -7,6 +8,8 @@ export interface LoadResult {
   p99: number;
   /** Responses outside 2xx, plus connection errors and timeouts. */
   failures: number;
+  /** CPU time the server process spent per request (when its pid is known), in ms. */
+  cpuMs: number;
 }
 
 export interface Load {
@@ -19,6 +22,18 @@ export interface Load {
   next?: () => { path: string; headers?: Record<string, string>; body?: string };
   connections?: number;
   seconds?: number;
+  /** The server's process id, to measure its CPU time per request. */
+  pid?: number | undefined;
+}
+
+/** User + system CPU time of a process so far, in ms (Linux clock ticks are 10 ms). */
+function cpuTimeMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields =
+    readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+      .split(') ')[1]
+      ?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -54,7 +69,9 @@ function optionsOf(spec: Load): autocannon.Options {
 }
 
 async function once(spec: Load, seconds: number): Promise<LoadResult> {
+  const cpuBefore = cpuTimeMs(spec.pid);
   const result = await autocannon({ ...optionsOf(spec), duration: seconds });
+  const cpu = cpuTimeMs(spec.pid) - cpuBefore;
   const statuses = Object.keys(result.statusCodeStats ?? {}).filter(
     (code) => !code.startsWith('2'),
   );
@@ -64,6 +81,7 @@ async function once(spec: Load, seconds: number): Promise<LoadResult> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    cpuMs: cpu / Math.max(1, result.requests.total),
   };
 }
 
@@ -89,6 +107,7 @@ export async function compare(specs: Load[]): Promise<LoadResult[]> {
     p50: median(results.map((result) => result.p50)),
     p99: median(results.map((result) => result.p99)),
     failures: results.reduce((sum, result) => sum + result.failures, 0),
+    cpuMs: results.reduce((sum, result) => sum + result.cpuMs, 0) / results.length,
   }));
 }
 
