@@ -58,8 +58,8 @@ export function withStatementCache(database: BetterSqlite3.Database): SqliteData
           const oldest = cache.keys().next().value;
           if (oldest !== undefined) cache.delete(oldest);
         }
-        cache.set(sql, statement);
       }
+      cache.set(sql, statement);
       return statement;
     },
   };
