@@ -24,16 +24,3 @@ export function listTransactions(db: Db, filter: { playerId?: string | undefined
 }
 
 export type TransactionWithProduct = Awaited<ReturnType<typeof listTransactions>>[number];
-
-export function findTransactionWithProduct(
-  db: Db,
-  id: string,
-): Promise<TransactionWithProduct | undefined> {
-  return db
-    .selectFrom('transactions')
-    .innerJoin('products', 'products.id', 'transactions.product_id')
-    .selectAll('transactions')
-    .select(['products.name', 'products.description', 'products.category'])
-    .where('transactions.id', '=', id)
-    .executeTakeFirst();
-}
