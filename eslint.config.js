@@ -7,6 +7,7 @@ export default tseslint.config(
       'node_modules/',
       'data/',
       'coverage/',
+      'dist/',
       'web/dist/',
       'web/src/api-schema.ts',
       'test-artifacts/',

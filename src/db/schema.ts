@@ -17,6 +17,7 @@ import type {
   HaggleMessagesTable,
   HaggleSessionsTable,
 } from '../modules/haggle/haggle.tables.js';
+import type { LeaderboardScoresTable } from '../modules/leaderboard/leaderboard.tables.js';
 import type { PlayersTable } from '../modules/players/players.tables.js';
 import type { ProductsTable } from '../modules/products/products.tables.js';
 import type { TransactionsTable } from '../modules/transactions/transactions.tables.js';
@@ -43,4 +44,5 @@ export interface Database {
   haggle_messages: HaggleMessagesTable;
   haggle_cooldowns: HaggleCooldownsTable;
   transactions: TransactionsTable;
+  leaderboard_scores: LeaderboardScoresTable;
 }

@@ -80,8 +80,8 @@ export function withStatementCache(database: BetterSqlite3.Database): CachedSqli
           const oldest = cache.keys().next().value;
           if (oldest !== undefined) cache.delete(oldest);
         }
-        cache.set(sql, statement);
       }
+      cache.set(sql, statement);
       return statement;
     },
   };

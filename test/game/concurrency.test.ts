@@ -5,6 +5,7 @@ import {
   cents,
   expectInvariants,
   expectNoSecretsIn,
+  expectRanksMatchTransactions,
   expectStockMatches,
   GameClient,
   stockSnapshot,
@@ -250,5 +251,43 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
     expect(detail.body.data.session.rounds_count).toBe(rounds.length);
     expect(detail.body.data.messages).toHaveLength(1 + 2 * rounds.length);
     await afterEachRace();
+  });
+  it("should keep ranks exact when many players' deals commit at once", async () => {
+    const products = (await client.inStockProducts())
+      .filter((product) => product.market_price <= 60)
+      .slice(0, 2);
+    expect(products).toHaveLength(2);
+    for (const product of products) await setStock(product.id, 100);
+    const players = await Promise.all(Array.from({ length: 12 }, () => client.newPlayer('rank')));
+    const sessions: { player: TestPlayer; id: string; step: number }[] = [];
+    for (const [i, player] of players.entries()) {
+      for (const product of products) {
+        sessions.push({ player, id: await countered(player, product), step: i % 4 });
+      }
+    }
+    // Four price levels above each floor: players on the same level tie, the others do not.
+    const floors = await t.store.db
+      .selectFrom('haggle_sessions')
+      .select(['id', 'floor_cents'])
+      .where(
+        'id',
+        'in',
+        sessions.map((session) => session.id),
+      )
+      .execute();
+    for (const { id, floor_cents: floor } of floors) {
+      const step = sessions.find((session) => session.id === id)?.step ?? 0;
+      await t.store.db
+        .updateTable('haggle_sessions')
+        .set({ counter_offer_cents: floor + step * 137 })
+        .where('id', '=', id)
+        .execute();
+    }
+    const results = await Promise.all(
+      sessions.map((session) => client.accept(session.player, session.id)),
+    );
+    expect(results.map((result) => result.status)).toEqual(sessions.map(() => 200));
+    await afterEachRace();
+    await expectRanksMatchTransactions(client, players[0] as TestPlayer);
   });
 });

@@ -225,3 +225,86 @@ export async function expectNoSecretsIn(client: GameClient): Promise<void> {
     /"(floor\w*|opening_ask_\w+|\w*_hash|seller_secret|reciprocity\w*|pace)"\s*:/i,
   );
 }
+
+interface RankedEntry {
+  id: string;
+  rank: number;
+  score: number;
+  items_purchased: number;
+}
+
+/**
+ * Ranks recomputed from the transactions alone must equal what the leaderboard and every
+ * player's stats say: the stored scores, deal counts and per-score counts never drift from the
+ * deals that made them. `viewer` is any player (stats need a key).
+ */
+export async function expectRanksMatchTransactions(
+  client: GameClient,
+  viewer: TestPlayer,
+): Promise<void> {
+  const { db } = client.t.store;
+  const transactions = await db.selectFrom('transactions').selectAll().execute();
+  const totals = new Map<
+    string,
+    { market: number; spent: number; deals: number; first: string; best: number }
+  >();
+  for (const row of transactions) {
+    const total = totals.get(row.player_id) ?? {
+      market: 0,
+      spent: 0,
+      deals: 0,
+      first: row.created_at,
+      best: -Infinity,
+    };
+    total.market += row.market_cents;
+    total.spent += row.final_price_cents;
+    total.deals += 1;
+    total.best = Math.max(
+      total.best,
+      Math.round(((row.market_cents - row.final_price_cents) * 10_000) / row.market_cents) / 100,
+    );
+    if (row.created_at < total.first) total.first = row.created_at;
+    totals.set(row.player_id, total);
+  }
+  const expected = [...totals].map(([id, total]) => ({
+    id,
+    ...total,
+    score: Math.floor((total.market * 200 + total.spent) / (total.spent * 2)),
+  }));
+  const rankOf = (score: number) => 1 + expected.filter((other) => other.score > score).length;
+  expected.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.market - a.market ||
+      a.first.localeCompare(b.first) ||
+      (a.id < b.id ? -1 : 1),
+  );
+
+  const board = (await client.get<RankedEntry[]>('/api/leaderboard?limit=100', viewer)).body.data;
+  expect(board.map((entry) => entry.id)).toEqual(expected.slice(0, 100).map((entry) => entry.id));
+  for (const [index, entry] of board.entries()) {
+    const want = expected[index];
+    expect(entry.rank).toBe(rankOf(want?.score ?? NaN));
+    expect(entry.score).toBe((want?.score ?? NaN) / 100);
+    expect(entry.items_purchased).toBe(want?.deals);
+  }
+  for (const want of expected) {
+    const stats = (
+      await client.get<{ rank: number | null; score: number; best_deal_percentage: number }>(
+        `/api/players/${want.id}/stats`,
+        viewer,
+      )
+    ).body.data;
+    expect(stats.rank).toBe(rankOf(want.score));
+    expect(stats.score).toBe(want.score / 100);
+    expect(stats.best_deal_percentage).toBe(want.best);
+  }
+  const counts = await db
+    .selectFrom('leaderboard_scores')
+    .selectAll()
+    .where('players', '<>', 0)
+    .execute();
+  const byScore = new Map<number, number>();
+  for (const { score } of expected) byScore.set(score, (byScore.get(score) ?? 0) + 1);
+  expect(new Map(counts.map((row) => [row.score_hundredths, row.players]))).toEqual(byScore);
+}

@@ -4,6 +4,7 @@ import * as settings from './0001_settings.js';
 import * as game from './0002_game.js';
 import * as discovery from './0003_discovery.js';
 import * as search from './0004_search.js';
+import * as ranking from './0005_ranking.js';
 import * as cooldown from './0006_cooldown.js';
 
 /** A migration that may write different SQL for each dialect. */
@@ -20,6 +21,7 @@ const all: Record<string, DialectMigration> = {
   '0002_game': game,
   '0003_discovery': discovery,
   '0004_search': search,
+  '0005_ranking': ranking,
   '0006_cooldown': cooldown,
 };
 

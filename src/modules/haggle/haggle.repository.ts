@@ -87,33 +87,6 @@ export async function appendMessages(db: Db, messages: MessageRow[]): Promise<vo
   if (messages.length > 0) await db.insertInto('haggle_messages').values(messages).execute();
 }
 
-export async function nextMessagePosition(db: Db, sessionId: string): Promise<number> {
-  const row = await db
-    .selectFrom('haggle_messages')
-    .select((eb) => eb.fn.max<number | null>('position').as('last'))
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
-  return (row?.last ?? -1) + 1;
-}
-
-export async function sessionCounts(
-  db: Db,
-  playerId: string,
-): Promise<{ active: number; finished: number }> {
-  const rows = await db
-    .selectFrom('haggle_sessions')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('player_id', '=', playerId)
-    .groupBy('status')
-    .execute();
-  const count = (statuses: SessionStatus[]) =>
-    rows.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.count, 0);
-  return {
-    active: count(['active']),
-    finished: count(['accepted', 'rejected', 'abandoned', 'expired']),
-  };
-}
-
 /**
  * A page of the player's sessions, newest first, with the product's name. `after` is the last
  * session of the previous page: ordering by (started_at, id) keeps pages stable while new

@@ -4,10 +4,7 @@ import { pastRounds } from '../../seller/history.js';
 import { formatCredits, respondToOffer, type SellerReply } from '../../seller/index.js';
 import { findPlayer } from '../players/players.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
-import {
-  findTransactionWithProduct,
-  type TransactionWithProduct,
-} from '../transactions/transactions.repository.js';
+import type { TransactionWithProduct } from '../transactions/transactions.repository.js';
 import { insufficientCredits } from './haggle.errors.js';
 import { newMessage, playerWords } from './haggle.messages.js';
 import { appendMessages, findOwnSession, listMessages } from './haggle.repository.js';
@@ -74,6 +71,7 @@ export async function makeOffer(
 
     const changes = { current_offer_cents: offerCents, rounds_count: reply.round };
     let updated: SessionRow;
+    let after = product;
     switch (reply.outcome) {
       case 'countered':
         updated = await advance(trx, session, {
@@ -82,8 +80,13 @@ export async function makeOffer(
         });
         break;
       case 'accepted':
-        updated = (await closeDeal(trx, { session, product, priceCents: offerCents, at, changes }))
-          .session;
+        ({ session: updated, product: after } = await closeDeal(trx, {
+          session,
+          product,
+          priceCents: offerCents,
+          at,
+          changes,
+        }));
         break;
       case 'rejected':
       case 'expired':
@@ -91,8 +94,8 @@ export async function makeOffer(
         await coolDown(trx, deps, session, at);
         break;
     }
-    // Read again: a deal took one unit of stock.
-    return { session: updated, reply, product: await productOf(trx, session) };
+    // A deal took one unit of stock: the product as the deal left it, not read again.
+    return { session: updated, reply, product: after };
   });
 }
 
@@ -123,9 +126,13 @@ export async function acceptCounter(
     const at = now();
     await appendPlayerNote(trx, session, playerWords.accept(priceCents), priceCents, at);
     const deal = await closeDeal(trx, { session, product, priceCents, at });
-    const transaction = await findTransactionWithProduct(trx, deal.transactionId);
-    if (transaction === undefined)
-      throw new Error('transaction vanished inside its own database transaction');
+    // What the deal wrote, with the product's details: nothing to read back.
+    const transaction: TransactionWithProduct = {
+      ...deal.transaction,
+      name: product.name,
+      description: product.description,
+      category: product.category,
+    };
     return { session: deal.session, transaction, creditsCents: deal.creditsCents };
   });
 }

@@ -7,12 +7,7 @@ import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { sessionNotActive } from './haggle.errors.js';
 import { newMessage } from './haggle.messages.js';
-import {
-  appendMessages,
-  lockOwnSession,
-  nextMessagePosition,
-  startCooldown,
-} from './haggle.repository.js';
+import { appendMessages, lockOwnSession, startCooldown } from './haggle.repository.js';
 import type { SessionRow } from './haggle.tables.js';
 
 /** The steps every haggle operation shares: finding the session, its product, the seller's view. */
@@ -70,7 +65,9 @@ export async function appendPlayerNote(
   offerCents: number | null,
   at: string,
 ): Promise<void> {
-  const position = await nextMessagePosition(trx, session.id);
+  // An active session holds the greeting and two messages per round (offer and answer); a
+  // note ends it. The unique (session, position) index is the backstop.
+  const position = 1 + 2 * session.rounds_count;
   await appendMessages(trx, [
     newMessage({
       sessionId: session.id,

@@ -5,13 +5,16 @@ import { chargeForDeal } from '../players/players.repository.js';
 import { takeOneFromStock } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { insertTransaction } from '../transactions/transactions.repository.js';
+import type { TransactionRow } from '../transactions/transactions.tables.js';
 import { insufficientCredits, outOfStock, sessionNotActive } from './haggle.errors.js';
 import { advanceSession } from './haggle.repository.js';
 import type { SessionRow } from './haggle.tables.js';
 
 export interface Deal {
   session: SessionRow;
-  transactionId: string;
+  transaction: TransactionRow;
+  /** The product as the deal left it (one unit fewer). */
+  product: ProductRow;
   /** The player's balance as the deal's own charge left it (not a value read earlier). */
   creditsCents: number;
 }
@@ -38,7 +41,8 @@ export async function closeDeal(
     final_price_cents: priceCents,
     ended_at: at,
   });
-  if (!(await takeOneFromStock(trx, product.id, at))) throw outOfStock();
+  const sold = await takeOneFromStock(trx, product.id, at);
+  if (sold === undefined) throw outOfStock();
   const creditsCents = await chargeForDeal(trx, {
     playerId: session.player_id,
     priceCents,
@@ -46,9 +50,8 @@ export async function closeDeal(
     now: at,
   });
   if (creditsCents === undefined) throw insufficientCredits();
-  const transactionId = randomUUID();
-  await insertTransaction(trx, {
-    id: transactionId,
+  const transaction: TransactionRow = {
+    id: randomUUID(),
     player_id: session.player_id,
     product_id: product.id,
     session_id: session.id,
@@ -57,8 +60,9 @@ export async function closeDeal(
     final_price_cents: priceCents,
     status: 'completed',
     created_at: at,
-  });
-  return { session: closed, transactionId, creditsCents };
+  };
+  await insertTransaction(trx, transaction);
+  return { session: closed, transaction, product: sold, creditsCents };
 }
 
 /** Moves the session on from the state it was read in, or fails if a concurrent request moved it. */

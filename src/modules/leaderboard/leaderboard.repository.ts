@@ -1,84 +1,61 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 type Db = Kysely<Database>;
 
 /**
  * Score in hundredths: total_market / total_spent rounded half up to 2 decimals, in integer
- * arithmetic so both dialects and every process agree on ties.
+ * arithmetic so both dialects and every process agree on ties. The deal transaction stores it
+ * (see `chargeForDeal`); this is the same formula for values it has not stored.
  */
-const scoreHundredths = sql<number>`(cast(total_market_cents as bigint) * 200 + total_spent_cents) / (cast(total_spent_cents as bigint) * 2)`;
+export function scoreHundredths(marketCents: number, spentCents: number): number | null {
+  return spentCents > 0 ? Math.floor((marketCents * 200 + spentCents) / (spentCents * 2)) : null;
+}
 
-function scoredPlayers(db: Db) {
+/**
+ * The best players, in leaderboard order: score, then more market value, then whoever bought
+ * first. Served by the `players_ranking` index, so the cost does not grow with the players.
+ */
+export function leaderboard(db: Db, limit: number) {
   return db
     .selectFrom('players')
-    .where('total_spent_cents', '>', 0)
     .select([
       'id',
       'username',
       'total_market_cents',
       'total_spent_cents',
-      scoreHundredths.as('score_hundredths'),
-    ]);
-}
-
-/**
- * Ranked by score; equal scores share a rank (1, 2, 2, 4). Within a rank: more market value
- * first, then whoever bought first.
- */
-export function leaderboard(db: Db, limit: number) {
-  return db
-    .with('scored', () => scoredPlayers(db))
-    .selectFrom('scored')
-    .select([
-      'scored.id',
-      'scored.username',
-      'scored.total_market_cents',
-      'scored.total_spent_cents',
-      'scored.score_hundredths',
-      sql<number>`rank() over (order by scored.score_hundredths desc)`.as('rank'),
-      (eb) =>
-        eb
-          .selectFrom('transactions')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('transactions.player_id', '=', 'scored.id')
-          .as('items_purchased'),
-      (eb) =>
-        eb
-          .selectFrom('transactions')
-          .select((inner) => inner.fn.min('transactions.created_at').as('first'))
-          .whereRef('transactions.player_id', '=', 'scored.id')
-          .as('first_purchase_at'),
+      'deals_count as items_purchased',
+      (eb) => eb.ref('score_hundredths').$notNull().as('score_hundredths'),
     ])
-    .orderBy('scored.score_hundredths', 'desc')
-    .orderBy('scored.total_market_cents', 'desc')
-    .orderBy('first_purchase_at', 'asc')
-    .orderBy('scored.id')
+    .where('score_hundredths', 'is not', null)
+    .orderBy('score_hundredths', 'desc')
+    .orderBy('total_market_cents', 'desc')
+    .orderBy('first_deal_at')
+    .orderBy('id')
     .limit(limit)
     .execute();
 }
 
-/** The player's leaderboard rank and score, or null while they have bought nothing. */
-export type LeaderboardRow = Awaited<ReturnType<typeof leaderboard>>[number];
+/** A leaderboard row with its rank (equal scores share one). */
+export type LeaderboardRow = Awaited<ReturnType<typeof leaderboard>>[number] & { rank: number };
 
-export async function standingOf(
-  db: Db,
-  playerId: string,
-): Promise<{ rank: number; scoreHundredths: number } | null> {
-  const row = await db
-    .with('scored', () => scoredPlayers(db))
-    .selectFrom('scored as me')
-    .where('me.id', '=', playerId)
-    .select([
-      'me.score_hundredths',
-      (eb) =>
-        eb
-          .selectFrom('scored as better')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('better.score_hundredths', '>', 'me.score_hundredths')
-          .as('better_count'),
-    ])
-    .executeTakeFirst();
-  if (row === undefined) return null;
-  return { rank: (row.better_count ?? 0) + 1, scoreHundredths: row.score_hundredths };
+/**
+ * Moves one player from score `from` (null: not ranked yet) to score `to` in the per-score
+ * counts, inside the deal's transaction. One statement, rows in ascending score order, so two
+ * deals moving players between the same two scores lock them in the same order.
+ */
+export async function moveScore(db: Db, from: number | null, to: number): Promise<void> {
+  if (from === to) return;
+  const changes = [{ score_hundredths: to, players: 1 }];
+  if (from !== null) changes.push({ score_hundredths: from, players: -1 });
+  changes.sort((a, b) => a.score_hundredths - b.score_hundredths);
+  await db
+    .insertInto('leaderboard_scores')
+    .values(changes)
+    .onConflict((conflict) =>
+      conflict.column('score_hundredths').doUpdateSet((eb) => ({
+        players: eb('leaderboard_scores.players', '+', eb.ref('excluded.players')),
+      })),
+    )
+    .execute();
 }

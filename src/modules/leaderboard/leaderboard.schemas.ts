@@ -28,7 +28,7 @@ export function leaderboardEntryView(row: LeaderboardRow): Static<typeof Entry> 
     total_market_value: centsToCredits(row.total_market_cents),
     total_spent: centsToCredits(row.total_spent_cents),
     score: row.score_hundredths / 100,
-    items_purchased: row.items_purchased ?? 0,
+    items_purchased: row.items_purchased,
     total_savings: centsToCredits(row.total_market_cents - row.total_spent_cents),
     rank: row.rank,
   };

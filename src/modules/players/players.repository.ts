@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { NewPlayerRow, PlayerRow } from './players.tables.js';
+import { moveScore, scoreHundredths } from '../leaderboard/leaderboard.repository.js';
+import type { NewPlayerRow, PlayerRow, PlayersTable } from './players.tables.js';
 
 type Db = Kysely<Database>;
 
@@ -54,6 +55,59 @@ export function listPlayers(db: Db, filter: PlayerFilter): Promise<PlayerRow[]> 
     .execute();
 }
 
+/**
+ * A player with everything their statistics need, in one statement (one round trip, one
+ * snapshot): rank from the per-score counts, session counts by the (player, status) index, and
+ * the market value and price of their best deal (the lowest price per market value).
+ */
+export function findPlayerStats(db: Db, id: string) {
+  const bestDeal = (
+    eb: ExpressionBuilder<Database & { p: PlayersTable }, 'p'>,
+    column: 'market_cents' | 'final_price_cents',
+  ) =>
+    eb
+      .selectFrom('transactions as t')
+      .select(`t.${column}`)
+      .whereRef('t.player_id', '=', 'p.id')
+      .orderBy(sql`t.final_price_cents * 1.0 / t.market_cents`)
+      .limit(1);
+  return db
+    .selectFrom('players as p')
+    .where('p.id', '=', id)
+    .select([
+      'p.id',
+      'p.username',
+      'p.credits_cents',
+      'p.total_market_cents',
+      'p.total_spent_cents',
+      'p.score_hundredths',
+      'p.deals_count',
+      (eb) =>
+        eb
+          .selectFrom('leaderboard_scores as s')
+          .select(sql<number>`coalesce(sum(s.players), 0)`.as('n'))
+          .whereRef('s.score_hundredths', '>', 'p.score_hundredths')
+          .as('better_players'),
+      (eb) =>
+        eb
+          .selectFrom('haggle_sessions as h')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('h.player_id', '=', 'p.id')
+          .where('h.status', '=', 'active')
+          .as('active_sessions'),
+      (eb) =>
+        eb
+          .selectFrom('haggle_sessions as h')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('h.player_id', '=', 'p.id')
+          .where('h.status', '<>', 'active')
+          .as('finished_sessions'),
+      (eb) => bestDeal(eb, 'market_cents').as('best_market_cents'),
+      (eb) => bestDeal(eb, 'final_price_cents').as('best_price_cents'),
+    ])
+    .executeTakeFirst();
+}
+
 export async function insertPlayer(db: Db, player: NewPlayerRow): Promise<void> {
   await db.insertInto('players').values(player).execute();
 }
@@ -76,22 +130,37 @@ export async function replaceKeyHash(
  * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
  * same statement, so two deals racing for the last credits cannot both pass. Returns the balance
  * this update produced (undefined when it could not be charged), so each deal reports its own.
+ * The same statement keeps the player's ranking columns; the per-score counts follow in the
+ * same transaction.
  */
 export async function chargeForDeal(
   db: Db,
   deal: { playerId: string; priceCents: number; marketCents: number; now: string },
 ): Promise<number | undefined> {
+  // Integer casts: SQLite receives JS numbers as REAL and would otherwise divide exactly.
+  const spent = sql<number>`cast(total_spent_cents + ${deal.priceCents} as bigint)`;
+  const market = sql<number>`cast(total_market_cents + ${deal.marketCents} as bigint)`;
   const row = await db
     .updateTable('players')
     .set((eb) => ({
       credits_cents: eb('credits_cents', '-', deal.priceCents),
-      total_spent_cents: eb('total_spent_cents', '+', deal.priceCents),
-      total_market_cents: eb('total_market_cents', '+', deal.marketCents),
+      total_spent_cents: spent,
+      total_market_cents: market,
+      score_hundredths: sql<number>`(${market} * 200 + ${spent}) / (${spent} * 2)`,
+      deals_count: eb('deals_count', '+', 1),
+      // The earliest deal, whichever of two concurrent ones commits first.
+      first_deal_at: sql<string>`case when first_deal_at is null or first_deal_at > ${deal.now} then ${deal.now} else first_deal_at end`,
       updated_at: deal.now,
     }))
     .where('id', '=', deal.playerId)
     .where('credits_cents', '>=', deal.priceCents)
-    .returning('credits_cents')
+    .returning(['credits_cents', 'total_spent_cents', 'total_market_cents', 'score_hundredths'])
     .executeTakeFirst();
-  return row?.credits_cents;
+  if (row === undefined) return undefined;
+  const before = scoreHundredths(
+    row.total_market_cents - deal.marketCents,
+    row.total_spent_cents - deal.priceCents,
+  );
+  await moveScore(db, before, Number(row.score_hundredths));
+  return row.credits_cents;
 }

@@ -92,7 +92,10 @@ export const PlayerStats = Type.Object({
 export type PlayerView = Static<typeof Player>;
 
 /** What a player record shows to `viewerId`: the e-mail only to its owner, never key material. */
-export function playerView(row: PlayerRow, showEmail: boolean): PlayerView {
+export function playerView(
+  row: Omit<PlayerRow, 'score_hundredths' | 'deals_count' | 'first_deal_at'>,
+  showEmail: boolean,
+): PlayerView {
   return {
     id: row.id,
     username: row.username,
@@ -107,7 +110,10 @@ export function playerView(row: PlayerRow, showEmail: boolean): PlayerView {
 
 /** A player's statistics as the service finds them: cents and hundredths. */
 export interface PlayerStatsFacts {
-  player: PlayerRow;
+  player: Pick<
+    PlayerRow,
+    'id' | 'username' | 'credits_cents' | 'total_market_cents' | 'total_spent_cents'
+  >;
   standing: { rank: number; scoreHundredths: number } | null;
   deals: number;
   sessions: { active: number; finished: number };

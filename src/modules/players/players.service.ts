@@ -3,12 +3,10 @@ import type { Store } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { newApiKey } from '../../http/secrets.js';
-import { sessionCounts } from '../haggle/haggle.repository.js';
-import { standingOf } from '../leaderboard/leaderboard.repository.js';
-import { dealPrices } from '../transactions/transactions.repository.js';
 import {
   findByIdentity,
   findPlayer,
+  findPlayerStats,
   insertPlayer,
   listPlayers,
   replaceKeyHash,
@@ -111,33 +109,26 @@ export async function rotateKey(
 }
 
 export async function getStats(store: Store, id: string): Promise<PlayerStatsFacts> {
-  const { db } = store;
-  const player = await findPlayer(db, id);
-  if (player === undefined) throw notFound('Player');
-  const [deals, sessions, standing] = await Promise.all([
-    dealPrices(db, id),
-    sessionCounts(db, id),
-    standingOf(db, id),
-  ]);
+  const row = await findPlayerStats(store.db, id);
+  if (row === undefined) throw notFound('Player');
   return {
-    player,
-    standing,
-    deals: deals.length,
-    sessions,
-    bestDealHundredths: bestDiscountHundredths(deals),
+    player: row,
+    // Equal scores share a rank: 1 + the players on higher scores.
+    standing:
+      row.score_hundredths === null
+        ? null
+        : { rank: (row.better_players ?? 0) + 1, scoreHundredths: row.score_hundredths },
+    deals: row.deals_count,
+    sessions: { active: row.active_sessions ?? 0, finished: row.finished_sessions ?? 0 },
+    bestDealHundredths: bestDiscountHundredths(row.best_market_cents, row.best_price_cents),
   };
 }
 
 /**
- * The largest discount as a percentage of market price, to 2 decimals rounded half up, in
- * integer hundredths (negative when every deal was above market); 0 with no deals.
+ * The discount of the best deal as a percentage of market price, to 2 decimals rounded half up,
+ * in integer hundredths (negative when every deal was above market); 0 with no deals.
  */
-function bestDiscountHundredths(
-  deals: { market_cents: number; final_price_cents: number }[],
-): number {
-  if (deals.length === 0) return 0;
-  const hundredths = deals.map(({ market_cents: market, final_price_cents: price }) =>
-    Math.floor(((market - price) * 20_000 + market) / (2 * market)),
-  );
-  return Math.max(...hundredths);
+function bestDiscountHundredths(market: number | null, price: number | null): number {
+  if (market === null || price === null) return 0;
+  return Math.floor(((market - price) * 20_000 + market) / (2 * market));
 }

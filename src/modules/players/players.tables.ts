@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface PlayersTable {
   id: string;
@@ -12,6 +12,13 @@ export interface PlayersTable {
   credits_cents: number;
   total_market_cents: number;
   total_spent_cents: number;
+  /**
+   * Kept by the deal transaction for the leaderboard: total_market / total_spent in hundredths
+   * (null until the first deal), the number of deals, and when the first one was made.
+   */
+  score_hundredths: number | null;
+  deals_count: Generated<number>;
+  first_deal_at: string | null;
   created_at: string;
   updated_at: string;
 }

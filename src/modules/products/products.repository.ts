@@ -40,15 +40,22 @@ export function findProduct(db: Db, id: string): Promise<ProductRow | undefined>
   return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop). */
-export async function takeOneFromStock(db: Db, productId: string, now: string): Promise<boolean> {
-  const result = await db
+/**
+ * Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop).
+ * Returns the product as it now is, or undefined when none was left.
+ */
+export function takeOneFromStock(
+  db: Db,
+  productId: string,
+  now: string,
+): Promise<ProductRow | undefined> {
+  return db
     .updateTable('products')
     .set((eb) => ({ stock_quantity: eb('stock_quantity', '-', 1), updated_at: now }))
     .where('id', '=', productId)
     .where('stock_quantity', '>', 0)
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
 }
 
 export async function insertMissingProducts(db: Db, products: ProductRow[]): Promise<void> {

@@ -24,28 +24,3 @@ export function listTransactions(db: Db, filter: { playerId?: string | undefined
 }
 
 export type TransactionWithProduct = Awaited<ReturnType<typeof listTransactions>>[number];
-
-export function findTransactionWithProduct(
-  db: Db,
-  id: string,
-): Promise<TransactionWithProduct | undefined> {
-  return db
-    .selectFrom('transactions')
-    .innerJoin('products', 'products.id', 'transactions.product_id')
-    .selectAll('transactions')
-    .select(['products.name', 'products.description', 'products.category'])
-    .where('transactions.id', '=', id)
-    .executeTakeFirst();
-}
-
-/** The market value and price of each of a player's deals, for their statistics. */
-export function dealPrices(
-  db: Db,
-  playerId: string,
-): Promise<{ market_cents: number; final_price_cents: number }[]> {
-  return db
-    .selectFrom('transactions')
-    .select(['market_cents', 'final_price_cents'])
-    .where('player_id', '=', playerId)
-    .execute();
-}
