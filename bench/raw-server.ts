@@ -10,7 +10,7 @@
  *   player, insert the transaction), each conditional as in the service.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite as BetterSqlite3 } from '../src/db/better-sqlite3.js';
 import Fastify, { type FastifyReply } from 'fastify';
 import pg from 'pg';
 import { createLogger } from '../src/logger.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite as BetterSqlite3 } from '../../src/db/better-sqlite3.js';
 import pg from 'pg';
 
 export type BenchDialect = 'sqlite' | 'postgres';

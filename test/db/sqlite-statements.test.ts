@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite as BetterSqlite3 } from '../../src/db/better-sqlite3.js';
 import { describe, expect, it } from 'vitest';
 import { withStatementCache } from '../../src/db/sqlite.js';
 
@@ -7,10 +7,10 @@ describe('SQLite statement cache', () => {
     const database = new BetterSqlite3(':memory:');
     const prepared: string[] = [];
     const prepare = database.prepare.bind(database);
-    database.prepare = ((sql: string) => {
+    database.prepare = (sql: string) => {
       prepared.push(sql);
       return prepare(sql);
-    });
+    };
     const cached = withStatementCache(database);
     const first = cached.prepare('select 1');
     for (let i = 0; i < 5; i++) {
