@@ -14,7 +14,9 @@ import { fieldProblems, validationHeadline } from './validation.js';
 export function installErrorHandling(app: FastifyInstance): void {
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
-    const methods = [route.method].flat();
+    // OPTIONS is answered for every path by the CORS preflight; it says nothing about a path.
+    const methods = [route.method].flat().filter((method) => method !== 'OPTIONS');
+    if (methods.length === 0) return;
     const pattern = patternOf(route.url);
     const known = routes.find((entry) => entry.pattern.source === pattern.source);
     if (known === undefined) routes.push({ pattern, methods });
@@ -26,7 +28,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     const allowed = [
       ...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((r) => r.methods)),
     ];
-    if (allowed.length > 0) {
+    // A route that takes this method but found nothing (a missing static file) is a plain 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       return send(
         reply,
         new AppError(
