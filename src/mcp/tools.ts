@@ -38,9 +38,11 @@ const write = (options: { destructive: boolean; idempotent: boolean }): ToolAnno
 const SELLER_RULES =
   'The seller’s public rules: an offer at or above its current ask is accepted at your price; ' +
   'offers below 40 % of the market price are insulting (the second one ends the negotiation as rejected); ' +
-  'an offer below your previous one is a retreat (the second one ends it); offers that barely move earn no concession; ' +
-  'the ask never rises; round 9’s counter-offer is final, and the 10th offer is the last (accepted, or the negotiation expires). ' +
-  'Every seller has a hidden floor it never goes below. Your message never changes the price.';
+  'an offer below your previous one is a retreat (the second one ends it); only raises earn a concession ' +
+  '(waiting and late jumps do not pay); the ask never rises; round 9’s counter-offer is final, and the 10th offer is the last ' +
+  '(accepted only at or above that counter, otherwise the negotiation expires). A negotiation that ends without a deal ' +
+  'blocks reopening that product for a cool-down (409 cooling_down with Retry-After). The same offers always get the same ' +
+  'answers. Every seller has a hidden floor it never goes below. Your message never changes the price.';
 
 export const TOOLS: readonly ToolSpec[] = [
   {
