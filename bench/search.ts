@@ -19,7 +19,7 @@ import { createLogger } from '../src/logger.js';
 import { loadCatalogFile } from '../src/modules/catalog/catalog.loader.js';
 import type { ListingEntry } from '../src/modules/catalog/catalog.schemas.js';
 import { seedCatalogFile } from '../src/modules/catalog/catalog.seeder.js';
-import { forgetSearches } from '../src/modules/catalog/catalog.service.js';
+import { forgetSearches } from '../src/modules/catalog/catalog.cache.js';
 import { createTestDatabase, testDialects, type DialectName } from '../test/helpers/databases.js';
 import { describeQuery, failing, judge } from './search-relevance.js';
 

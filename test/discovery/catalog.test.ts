@@ -9,7 +9,7 @@ import {
 } from '../../src/modules/catalog/catalog.loader.js';
 import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
 import { seedCatalogFile } from '../../src/modules/catalog/catalog.seeder.js';
-import { catalogFileHash, syncCatalog } from '../../src/modules/catalog/catalog.service.js';
+import { catalogFileHash, syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Seeder, Store } from '../../db/database.js';
 import { CATALOG_DATA_FILE, loadCatalogFile } from './catalog.loader.js';
-import { catalogFileHash, loadedCatalogHash, syncCatalog } from './catalog.service.js';
+import { catalogFileHash, loadedCatalogHash, syncCatalog } from './catalog.sync.js';
 
 /**
  * Loads a catalog file into the database, refreshing listings the file changed. A file

@@ -1,0 +1,146 @@
+// Makes the stored catalog equal to the data file at start-up.
+
+import { createHash, randomUUID } from 'node:crypto';
+import type { Store } from '../../db/database.js';
+import {
+  loadedFileHash,
+  setCatalogSummary,
+  setCatalogVersion,
+  setLoadedFileHash,
+} from './catalog.repository.js';
+import {
+  deleteListings,
+  insertChanges,
+  listingDocuments,
+  listingHashes,
+  lockCatalog,
+  replaceTerms,
+  saveListings,
+  type ListingRow,
+  type NewChange,
+} from './catalog.sync.repository.js';
+import { summarise } from './catalog.facets.js';
+import type { ListingEntry } from './catalog.schemas.js';
+import { contentWords, elementKey, indexStems, nameKey, searchWords } from './catalog.text.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Part of every content hash: bump it when the indexed words are derived differently, so the
+ * next start rewrites every listing.
+ */
+const INDEX_FORMAT = 'search-1';
+
+/** The hash of a catalog file's bytes, as stored once the file is loaded. */
+export const catalogFileHash = (bytes: Buffer): string =>
+  createHash('sha256').update(INDEX_FORMAT).update(bytes).digest('hex');
+
+/** The file hash given to the last sync, or undefined after a sync of other entries. */
+export async function loadedCatalogHash(store: Store): Promise<string | undefined> {
+  return (await loadedFileHash(store.db)) ?? undefined;
+}
+
+function rowOf(entry: ListingEntry, document: string, hash: string, now: string): ListingRow {
+  const aliases = entry.aliases ?? [];
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    document,
+    content_hash: hash,
+    categories_key: elementKey(entry.categories),
+    protocols_key: elementKey(entry.protocols),
+    name_key: searchWords(entry.name).join(' '),
+    names_key: `|${[entry.name, ...aliases].map(nameKey).join('|')}|`,
+    name_words: indexStems(entry.name),
+    alias_words: indexStems(aliases.join(' ')),
+    tag_words: indexStems([entry.kind, ...entry.categories].join(' ')),
+    body_words: indexStems(
+      [entry.summary, entry.description, ...entry.protocols, ...entry.limitations].join(' '),
+    ),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The words of names and aliases that a misspelt query word may be corrected to. */
+function termsOf(entries: readonly ListingEntry[]): string[] {
+  const terms = new Set<string>();
+  for (const entry of entries) {
+    for (const text of [entry.name, ...(entry.aliases ?? [])]) {
+      for (const word of contentWords(text)) if (word.length >= 3) terms.add(word);
+    }
+  }
+  return [...terms].sort();
+}
+
+function changedFields(before: string | undefined, after: ListingEntry): string[] {
+  const old = (before === undefined ? {} : JSON.parse(before)) as Record<string, unknown>;
+  const now = after as unknown as Record<string, unknown>;
+  return [...new Set([...Object.keys(old), ...Object.keys(now)])]
+    .filter((key) => JSON.stringify(old[key]) !== JSON.stringify(now[key]))
+    .sort();
+}
+
+/**
+ * Makes the database's catalog equal to `entries`: new and changed listings are written (their
+ * `updated_at` moves, a change is recorded), unchanged ones are left alone, listings no longer in
+ * the data are removed. Only what changed is written, in batches. Idempotent, and safe when
+ * several processes start at once. `fileHash` records which file the catalog now holds.
+ */
+export async function syncCatalog(
+  store: Store,
+  entries: readonly ListingEntry[],
+  fileHash: string | null = null,
+): Promise<void> {
+  const now = new Date().toISOString();
+  await store.db.transaction().execute(async (trx) => {
+    await lockCatalog(trx, store.dialect);
+    await setLoadedFileHash(trx, fileHash);
+    const known = await listingHashes(trx);
+    const rows: ListingRow[] = [];
+    const written: ListingEntry[] = [];
+    for (const entry of entries) {
+      const document = JSON.stringify(entry);
+      const hash = sha256(INDEX_FORMAT + document);
+      if (known.get(entry.id) === hash) continue;
+      rows.push(rowOf(entry, document, hash, now));
+      written.push(entry);
+    }
+    const kept = new Set(entries.map((entry) => entry.id));
+    const removed = [...known.keys()].filter((id) => !kept.has(id));
+    if (rows.length === 0 && removed.length === 0) return;
+
+    const before = await listingDocuments(
+      trx,
+      written.filter((entry) => known.has(entry.id)).map((entry) => entry.id),
+    );
+    const changes: NewChange[] = written.map((entry) => ({
+      listing_id: entry.id,
+      change: known.has(entry.id) ? 'changed' : 'added',
+      fields: JSON.stringify(changedFields(before.get(entry.id), entry)),
+      changed_at: now,
+    }));
+    for (const id of removed) {
+      changes.push({ listing_id: id, change: 'removed', fields: '[]', changed_at: now });
+    }
+    await saveListings(trx, store.dialect, rows, new Set(known.keys()));
+    await deleteListings(trx, store.dialect, removed);
+    await insertChanges(trx, changes);
+    await replaceTerms(trx, termsOf(entries));
+    // The answer to "everything", which would otherwise count the whole catalog.
+    await setCatalogSummary(
+      trx,
+      JSON.stringify(
+        summarise(
+          entries.map((entry) => ({
+            kind: entry.kind,
+            categories_key: elementKey(entry.categories),
+            protocols_key: elementKey(entry.protocols),
+            n: 1,
+          })),
+        ),
+      ),
+    );
+    await setCatalogVersion(trx, randomUUID());
+  });
+}
