@@ -41,16 +41,15 @@ interface Validate {
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   const validate: Validate = (data) => {
-    // Validation first: it drops unknown fields, so only a field the route takes is named.
+    // Validation first: once it passes, unknown fields are dropped, so only a field the route
+    // takes is named. (A failed validation may stop before dropping them: its own errors stand.)
     const valid = compiled(data);
+    validate.errors = compiled.errors;
+    if (!valid) return false;
     const pointer = nulPointer(data);
-    if (pointer === undefined) {
-      validate.errors = compiled.errors;
-      return valid;
-    }
+    if (pointer === undefined) return true;
     validate.errors = [
       { instancePath: pointer, schemaPath: '#', keyword: 'nul', params: {}, message: NUL_MESSAGE },
-      ...(compiled.errors ?? []),
     ];
     return false;
   };
