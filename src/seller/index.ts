@@ -9,16 +9,14 @@ export {
   lastCounter,
   MAX_ROUNDS,
   movingStepCents,
-  Negotiation,
-  openingMessage,
-  respondToOffer,
   STRIKES,
   type Objection,
   type PastRound,
   type SellerContext,
   type SellerDecision,
   type SellerReply,
-} from './negotiation.js';
+} from './rules.js';
+export { Negotiation, openingMessage, respondToOffer } from './negotiation.js';
 export { topicOf, type Topic } from './topics.js';
 export {
   CATEGORIES,
