@@ -4,6 +4,7 @@
  * and the server secret, and its choice of words from the session id.
  */
 export { formatCredits } from './money.js';
+export { playerWords } from './player-words.js';
 export {
   FINAL_COUNTER_ROUND,
   lastCounter,
