@@ -1,6 +1,9 @@
 import { AppError } from './errors.js';
 
-/** The largest amount any input may name: far above what any player could hold. */
+/**
+ * The largest amount any input may name: far above what any player could hold, and far below
+ * the money columns' limit (2,147,483,647 cents, a 4-byte integer on PostgreSQL).
+ */
 const MAX_CENTS = 100_000_000;
 
 /**

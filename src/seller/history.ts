@@ -1,4 +1,4 @@
-import type { PastRound } from './negotiation.js';
+import type { PastRound } from './rules.js';
 
 /** One stored message as far as the seller's memory goes: who spoke, in which round, at what price, in what words. */
 export interface RecordedMessage {

@@ -4,21 +4,20 @@
  * and the server secret, and its choice of words from the session id.
  */
 export { formatCredits } from './money.js';
+export { playerWords } from './player-words.js';
 export {
   FINAL_COUNTER_ROUND,
   lastCounter,
   MAX_ROUNDS,
   movingStepCents,
-  Negotiation,
-  openingMessage,
-  respondToOffer,
   STRIKES,
   type Objection,
   type PastRound,
   type SellerContext,
   type SellerDecision,
   type SellerReply,
-} from './negotiation.js';
+} from './rules.js';
+export { Negotiation, openingMessage, respondToOffer } from './negotiation.js';
 export { topicOf, type Topic } from './topics.js';
 export {
   CATEGORIES,

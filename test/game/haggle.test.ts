@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openStore } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
+import { STARTING_CREDITS_CENTS } from '../../src/modules/players/players.service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
@@ -146,7 +147,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         total_spent: number;
         total_market_value: number;
       }>(`/api/players/${player.id}`, player);
-      expect(cents(me.body.data.credits)).toBe(10_000 - cents(ask));
+      expect(cents(me.body.data.credits)).toBe(STARTING_CREDITS_CENTS - cents(ask));
       expect(me.body.data.total_market_value).toBe(product.market_price);
       const transactions = await client.get<
         { session_id: string; final_price: number; savings: number }[]
@@ -180,7 +181,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         market_price: product.market_price,
         status: 'completed',
       });
-      expect(cents(body.data.new_credits)).toBe(10_000 - cents(counter));
+      expect(cents(body.data.new_credits)).toBe(STARTING_CREDITS_CENTS - cents(counter));
       expect(cents(body.data.savings)).toBe(cents(product.market_price) - cents(counter));
       products = await client.inStockProducts();
     });
@@ -383,7 +384,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       expect(detail.body.data.messages).toHaveLength(3);
       await t.store.db
         .updateTable('players')
-        .set({ credits_cents: 10_000 })
+        .set({ credits_cents: STARTING_CREDITS_CENTS })
         .where('id', '=', player.id)
         .execute();
     });
@@ -405,7 +406,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       expect(broke.body.code).toBe('insufficient_credits');
       await t.store.db
         .updateTable('players')
-        .set({ credits_cents: 10_000 })
+        .set({ credits_cents: STARTING_CREDITS_CENTS })
         .where('id', '=', player.id)
         .execute();
     });

@@ -6,6 +6,11 @@ import type { Dialect } from '../database.js';
  * the backstop behind the services' conditional updates: whatever a bug or a race does, credits
  * and stock never go negative, a session never yields two transactions, and a player never has
  * two active sessions for one product.
+ *
+ * Every `*_cents` column is `integer`: 4 bytes on PostgreSQL, so at most 2,147,483,647 cents
+ * (21,474,836.47 credits). That is enough: a player starts with 100.00 credits and credits never
+ * grow, product prices are around 100 credits or less, and inputs are capped far below the limit
+ * (`parseCents` in `src/http/money.ts`).
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
@@ -18,6 +23,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('email', 'text', (column) => column.notNull())
     .addColumn('email_key', 'text', (column) => column.notNull().unique())
     .addColumn('api_key_hash', 'text', (column) => column.notNull().unique())
+    // Money: integer cents, at most 2,147,483,647 on PostgreSQL (see above).
     .addColumn('credits_cents', 'integer', (column) =>
       column.notNull().check(sql`credits_cents >= 0`),
     )
@@ -49,6 +55,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
           sql`category in ('Electronics', 'Fashion', 'Food & Drink', 'Books', 'Home & Kitchen')`,
         ),
     )
+    // Money: integer cents, at most 2,147,483,647 on PostgreSQL (see above).
     .addColumn('market_cents', 'integer', (column) => column.notNull().check(sql`market_cents > 0`))
     .addColumn('stock_quantity', 'integer', (column) =>
       column.notNull().check(sql`stock_quantity >= 0`),
@@ -67,6 +74,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
         .notNull()
         .check(sql`status in ('active', 'accepted', 'rejected', 'abandoned', 'expired')`),
     )
+    // Money: integer cents, at most 2,147,483,647 on PostgreSQL (see above).
     .addColumn('current_offer_cents', 'integer')
     .addColumn('counter_offer_cents', 'integer')
     .addColumn('rounds_count', 'integer', (column) =>
@@ -113,6 +121,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       column.notNull().check(sql`sender in ('seller', 'player')`),
     )
     .addColumn('message', 'text', (column) => column.notNull())
+    // Money: integer cents, at most 2,147,483,647 on PostgreSQL (see above).
     .addColumn('offer_cents', 'integer')
     .addColumn('round', 'integer', (column) => column.notNull())
     .addColumn('created_at', timestamp, (column) => column.notNull())
@@ -128,6 +137,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       column.notNull().unique().references('haggle_sessions.id'),
     )
     .addColumn('quantity', 'integer', (column) => column.notNull().check(sql`quantity = 1`))
+    // Money: integer cents, at most 2,147,483,647 on PostgreSQL (see above).
     .addColumn('market_cents', 'integer', (column) => column.notNull().check(sql`market_cents > 0`))
     .addColumn('final_price_cents', 'integer', (column) =>
       column.notNull().check(sql`final_price_cents > 0`),

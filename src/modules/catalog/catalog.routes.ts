@@ -8,7 +8,10 @@ import { getListing, recentListingChanges, searchCatalog } from './catalog.servi
 
 const FEED_LENGTH = 50;
 
-export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
+export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
+  app,
+  { store, config },
+) => {
   app.get(
     '/api/catalog',
     {
@@ -87,5 +90,4 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { stor
       data: await getListing(store, request.params.id),
     }),
   );
-  return Promise.resolve();
 };

@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { formatCredits } from '../../seller/index.js';
 import type { MessageRow } from './haggle.tables.js';
 
-/** The player's side of the conversation; the seller's wording lives in `src/seller/messages.ts`. */
-export const playerWords = {
-  offer: (offerCents: number, text: string | undefined): string => {
-    const own = text?.trim();
-    return own === undefined || own === '' ? `I offer ${formatCredits(offerCents)}.` : own;
-  },
-  accept: (priceCents: number): string => `I accept your offer of ${formatCredits(priceCents)}.`,
-  walkAway: 'I am walking away from this negotiation.',
-};
-
+/** A stored message row; the words themselves come from `src/seller/`. */
 export function newMessage(fields: {
   sessionId: string;
   position: number;

@@ -35,7 +35,7 @@ import {
   startedView,
 } from './haggle.views.js';
 
-export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSecret }) => {
+export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sellerSecret }) => {
   const deps: HaggleDeps = {
     store,
     sellerSecret,
@@ -242,5 +242,4 @@ export const haggleRoutes = authenticatedRoutes((app, { store, config, sellerSec
       ),
     }),
   );
-  return Promise.resolve();
 });

@@ -1,12 +1,17 @@
 import { AppError, notFound } from '../../http/errors.js';
 import { parseCents } from '../../http/money.js';
 import { pastRounds } from '../../seller/history.js';
-import { formatCredits, respondToOffer, type SellerReply } from '../../seller/index.js';
+import {
+  formatCredits,
+  playerWords,
+  respondToOffer,
+  type SellerReply,
+} from '../../seller/index.js';
 import { findPlayer } from '../players/players.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import type { TransactionWithProduct } from '../transactions/transactions.repository.js';
 import { insufficientCredits } from './haggle.errors.js';
-import { newMessage, playerWords } from './haggle.messages.js';
+import { newMessage } from './haggle.messages.js';
 import { appendMessages, findOwnSession, listMessages } from './haggle.repository.js';
 import {
   activeOwnSession,

@@ -7,6 +7,7 @@ export interface HaggleSessionsTable {
   player_id: string;
   product_id: string;
   status: SessionStatus;
+  /** `*_cents`: integer cents, at most 2,147,483,647 (4-byte on PostgreSQL; see migration 0002). */
   current_offer_cents: number | null;
   counter_offer_cents: number | null;
   rounds_count: number;
@@ -26,6 +27,7 @@ export interface HaggleMessagesTable {
   position: number;
   sender: 'seller' | 'player';
   message: string;
+  /** `*_cents`: integer cents, at most 2,147,483,647 (4-byte on PostgreSQL; see migration 0002). */
   offer_cents: number | null;
   round: number;
   created_at: string;

@@ -7,7 +7,7 @@ import { Envelope, errorResponses } from '../../http/schemas.js';
 const Health = (description: string) =>
   Envelope(Type.Object({ status: Type.Literal('ok') }), description);
 
-export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store }) => {
   app.get(
     '/healthz',
     {
@@ -44,5 +44,4 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store
       return { success: true as const, data: { status: 'ok' as const } };
     },
   );
-  return Promise.resolve();
 };

@@ -76,7 +76,7 @@ Every JSON answer is \`{"success": true, "data": …}\` or \`{"success": false, 
 `;
 }
 
-export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: string }> = (
+export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: string }> = async (
   app,
   { config, version },
 ) => {
@@ -160,5 +160,4 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
         .type('text/markdown; charset=utf-8')
         .send(guide.replaceAll(GUIDE_BASE, publicBaseUrl(request, config))),
   );
-  return Promise.resolve();
 };

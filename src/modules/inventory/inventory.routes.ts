@@ -6,7 +6,7 @@ import { CategoryName } from '../products/products.schemas.js';
 import { Inventory } from './inventory.schemas.js';
 import { inventorySummary } from './inventory.service.js';
 
-export const inventoryRoutes = authenticatedRoutes((app, { store, config }) => {
+export const inventoryRoutes = authenticatedRoutes(async (app, { store, config }) => {
   app.get(
     '/api/inventory',
     {
@@ -28,5 +28,4 @@ export const inventoryRoutes = authenticatedRoutes((app, { store, config }) => {
       data: await inventorySummary(store, request.query.category, publicBaseUrl(request, config)),
     }),
   );
-  return Promise.resolve();
 });

@@ -6,7 +6,7 @@ import { Envelope, errorResponses } from '../../http/schemas.js';
 import { Entry, LeaderboardQuery, leaderboardEntryView } from './leaderboard.schemas.js';
 import { leaderboardEntries } from './leaderboard.service.js';
 
-export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = (
+export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app,
   { store, config },
 ) => {
@@ -32,5 +32,4 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = (
       data: (await leaderboardEntries(store, request.query.limit ?? 50)).map(leaderboardEntryView),
     }),
   );
-  return Promise.resolve();
 };

@@ -55,7 +55,7 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
   await app.register(authenticatedPlayerRoutes, context);
 };
 
-const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
+const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store }) => {
   app.get(
     '/api/players',
     {
@@ -148,6 +148,4 @@ const authenticatedPlayerRoutes = authenticatedRoutes((app, { store }) => {
       data: await rotateKey(store, request.playerId, request.params.id),
     }),
   );
-
-  return Promise.resolve();
 });

@@ -9,6 +9,7 @@ export interface PlayersTable {
   email_key: string;
   /** SHA-256 of the API key; the key itself is never stored. */
   api_key_hash: string;
+  /** `*_cents`: integer cents, at most 2,147,483,647 (4-byte on PostgreSQL; see migration 0002). */
   credits_cents: number;
   total_market_cents: number;
   total_spent_cents: number;

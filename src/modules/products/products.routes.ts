@@ -43,7 +43,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
   );
 
   await app.register(
-    authenticatedRoutes((app) => {
+    authenticatedRoutes(async (app) => {
       app.get(
         '/api/products/:id',
         {
@@ -65,7 +65,6 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
           data: await getProduct(store, request.params.id, publicBaseUrl(request, config)),
         }),
       );
-      return Promise.resolve();
     }),
     context,
   );

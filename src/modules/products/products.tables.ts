@@ -6,6 +6,7 @@ export interface ProductsTable {
   name: string;
   description: string;
   category: Category;
+  /** `*_cents`: integer cents, at most 2,147,483,647 (4-byte on PostgreSQL; see migration 0002). */
   market_cents: number;
   stock_quantity: number;
   created_at: string;

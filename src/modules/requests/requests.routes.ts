@@ -11,7 +11,10 @@ import {
 } from './requests.schemas.js';
 import { createRequest, deleteOwnRequest, readRequest } from './requests.service.js';
 
-export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { store, config }) => {
+export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
+  app,
+  { store, config },
+) => {
   const tags = ['requests'];
   const security = [{ receiptToken: [] }];
 
@@ -97,5 +100,4 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = (app, { sto
       data: await deleteOwnRequest(store, request.params.id, request.headers.authorization),
     }),
   );
-  return Promise.resolve();
 };

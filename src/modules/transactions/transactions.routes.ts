@@ -5,7 +5,7 @@ import { authenticatedRoutes } from '../players/players.auth.js';
 import { Transaction, TransactionQuery } from './transactions.schemas.js';
 import { findTransactions } from './transactions.service.js';
 
-export const transactionsRoutes = authenticatedRoutes((app, { store, config }) => {
+export const transactionsRoutes = authenticatedRoutes(async (app, { store, config }) => {
   app.get(
     '/api/transactions',
     {
@@ -26,5 +26,4 @@ export const transactionsRoutes = authenticatedRoutes((app, { store, config }) =
       data: await findTransactions(store, request.query, publicBaseUrl(request, config)),
     }),
   );
-  return Promise.resolve();
 });

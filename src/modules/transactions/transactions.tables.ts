@@ -6,6 +6,7 @@ export interface TransactionsTable {
   product_id: string;
   session_id: string;
   quantity: number;
+  /** `*_cents`: integer cents, at most 2,147,483,647 (4-byte on PostgreSQL; see migration 0002). */
   market_cents: number;
   final_price_cents: number;
   status: 'completed';
