@@ -44,24 +44,26 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
  * code and duration (Fastify's own two lines per request are turned off in app.ts).
  */
 export function logRequests(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') {
       reply.errorCode = /"code":"([a-z_]+)"/.exec(payload)?.[1];
     }
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    const url = redactUrl(request.url);
     request.log.info(
       {
         method: request.method,
         route: request.routeOptions.url ?? null,
-        url: redactUrl(request.url),
+        url,
         status: reply.statusCode,
         ...(reply.errorCode === undefined ? {} : { code: reply.errorCode }),
         ms: Math.round(reply.elapsedTime),
       },
-      `${request.method} ${redactUrl(request.url)} ${reply.statusCode}`,
+      `${request.method} ${url} ${reply.statusCode}`,
     );
+    done();
   });
 }
 

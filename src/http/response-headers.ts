@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /** Public reads that do not depend on who asks: answered with an ETag and revalidated. */
 const PUBLIC_READS = new Set([
@@ -23,34 +25,59 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * - Public reads carry a strong ETag of their body and answer `If-None-Match` with 304.
  */
 export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
+  const security = securityHeaders({
     // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
     // every request to HTTPS would render /docs as a blank page there.
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
     // Product images and listings may be embedded by other sites.
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(security);
+    done();
+  });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const publicRead =
       (request.method === 'GET' || request.method === 'HEAD') &&
       PUBLIC_READS.has(request.routeOptions.url ?? '');
     if (!publicRead || reply.statusCode !== 200) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-      return payload;
+      done(null, payload);
+      return;
     }
     reply.header('cache-control', 'no-cache');
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+      done(null, payload);
+      return;
+    }
     const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
     reply.header('etag', etag);
     const wanted = request.headers['if-none-match'];
     if (wanted !== undefined && wanted.split(',').some((tag) => tag.trim() === etag)) {
       reply.code(304);
       reply.removeHeader('content-length');
-      return '';
+      done(null, '');
+      return;
     }
-    return payload;
+    done(null, payload);
   });
 
   await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES });
+}
+
+/**
+ * Helmet's headers for these options, worked out once: they are the same for every response,
+ * and Helmet's own middleware would build and format them again on each request.
+ */
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const request = new IncomingMessage(new Socket());
+  const response = new ServerResponse(request);
+  helmet(options)(request, response, (error?: unknown) => {
+    if (error !== undefined && error !== null)
+      throw new Error('Security headers', { cause: error });
+  });
+  return Object.fromEntries(
+    Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]),
+  );
 }
