@@ -1,5 +1,6 @@
 import { PostgresAdapter, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { ProductRow } from '../products/products.tables.js';
 import type {
   HaggleSessionsTable,
   MessageRow,
@@ -28,18 +29,69 @@ export function findOwnSession(
   return ownSession(db, ids).executeTakeFirst();
 }
 
+/** A session with what deciding on it needs: the player's balance and the product. */
+export interface LockedSession {
+  session: SessionRow;
+  creditsCents: number;
+  product: ProductRow;
+}
+
 /**
- * The same read, locking the row until the transaction ends, so two requests on one session are
- * decided one after the other: `FOR UPDATE` on PostgreSQL; SQLite's IMMEDIATE transactions
- * already lock the whole database.
+ * The player's session, its player's balance and its product in one read, locking the session
+ * row until the transaction ends, so two requests on one session are decided one after the
+ * other: `FOR UPDATE OF` the session only on PostgreSQL (the player and the product stay
+ * unlocked; the deal's writes are conditional); SQLite's IMMEDIATE transactions already lock
+ * the whole database.
  */
-export function lockOwnSession(
+export async function lockOwnSession(
   trx: Transaction<Database>,
   ids: { sessionId: string; playerId: string },
-): Promise<SessionRow | undefined> {
-  return ownSession(trx, ids)
-    .$if(trx.getExecutor().adapter instanceof PostgresAdapter, (query) => query.forUpdate())
+): Promise<LockedSession | undefined> {
+  const row = await trx
+    .selectFrom('haggle_sessions as s')
+    .innerJoin('players as pl', 'pl.id', 's.player_id')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .selectAll('s')
+    .select([
+      'pl.credits_cents as player_credits_cents',
+      'p.name as product_name',
+      'p.description as product_description',
+      'p.category as product_category',
+      'p.market_cents as product_market_cents',
+      'p.stock_quantity as product_stock_quantity',
+      'p.created_at as product_created_at',
+      'p.updated_at as product_updated_at',
+    ])
+    .where('s.id', '=', ids.sessionId)
+    .where('s.player_id', '=', ids.playerId)
+    .$if(trx.getExecutor().adapter instanceof PostgresAdapter, (query) => query.forUpdate('s'))
     .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const {
+    player_credits_cents: creditsCents,
+    product_name: name,
+    product_description: description,
+    product_category: category,
+    product_market_cents: market_cents,
+    product_stock_quantity: stock_quantity,
+    product_created_at: created_at,
+    product_updated_at: updated_at,
+    ...session
+  } = row;
+  return {
+    session,
+    creditsCents,
+    product: {
+      id: session.product_id,
+      name,
+      description,
+      category,
+      market_cents,
+      stock_quantity,
+      created_at,
+      updated_at,
+    },
+  };
 }
 
 export function findActiveSession(

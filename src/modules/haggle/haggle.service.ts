@@ -7,7 +7,6 @@ import {
   respondToOffer,
   type SellerReply,
 } from '../../seller/index.js';
-import { findPlayer } from '../players/players.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import type { TransactionWithProduct } from '../transactions/transactions.repository.js';
 import { insufficientCredits } from './haggle.errors.js';
@@ -38,16 +37,17 @@ export async function makeOffer(
 ): Promise<OfferOutcome> {
   const offerCents = parseCents(input.offer_amount, 'offer_amount');
   return deps.store.db.transaction().execute(async (trx) => {
-    const session = await activeOwnSession(trx, playerId, input.session_id);
-    const player = await findPlayer(trx, playerId);
-    if (player === undefined) throw notFound('Player');
-    if (offerCents > player.credits_cents) {
+    const { session, creditsCents, product } = await activeOwnSession(
+      trx,
+      playerId,
+      input.session_id,
+    );
+    if (offerCents > creditsCents) {
       throw new AppError(
         'insufficient_credits',
-        `You have ${formatCredits(player.credits_cents)} credits; you cannot offer more.`,
+        `You have ${formatCredits(creditsCents)} credits; you cannot offer more.`,
       );
     }
-    const product = await productOf(trx, session);
     const messages = await listMessages(trx, session.id);
     const reply = respondToOffer(
       sellerContext(session, product, deps.sellerSecret),
@@ -116,7 +116,7 @@ export async function acceptCounter(
   sessionId: string,
 ): Promise<AcceptOutcome> {
   return deps.store.db.transaction().execute(async (trx) => {
-    const session = await activeOwnSession(trx, playerId, sessionId);
+    const { session, creditsCents, product } = await activeOwnSession(trx, playerId, sessionId);
     const priceCents = session.counter_offer_cents;
     if (priceCents === null) {
       throw new AppError(
@@ -124,10 +124,7 @@ export async function acceptCounter(
         'The seller has not made a counter-offer yet: make an offer first.',
       );
     }
-    const player = await findPlayer(trx, playerId);
-    if (player === undefined) throw notFound('Player');
-    if (player.credits_cents < priceCents) throw insufficientCredits();
-    const product = await productOf(trx, session);
+    if (creditsCents < priceCents) throw insufficientCredits();
     const at = now();
     await appendPlayerNote(trx, session, playerWords.accept(priceCents), priceCents, at);
     const deal = await closeDeal(trx, { session, product, priceCents, at });
@@ -148,7 +145,7 @@ export async function abandonSession(
   sessionId: string,
 ): Promise<{ session: SessionRow }> {
   return deps.store.db.transaction().execute(async (trx) => {
-    const session = await activeOwnSession(trx, playerId, sessionId);
+    const { session } = await activeOwnSession(trx, playerId, sessionId);
     const at = now();
     await appendPlayerNote(trx, session, playerWords.walkAway, null, at);
     const abandoned = await advance(trx, session, { status: 'abandoned', ended_at: at });

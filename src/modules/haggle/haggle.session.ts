@@ -7,7 +7,12 @@ import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { sessionNotActive } from './haggle.errors.js';
 import { newMessage } from './haggle.messages.js';
-import { appendMessages, lockOwnSession, startCooldown } from './haggle.repository.js';
+import {
+  appendMessages,
+  lockOwnSession,
+  startCooldown,
+  type LockedSession,
+} from './haggle.repository.js';
 import type { SessionRow } from './haggle.tables.js';
 
 /** The steps every haggle operation shares: finding the session, its product, the seller's view. */
@@ -22,15 +27,16 @@ export interface HaggleDeps {
 
 export const now = (): string => new Date().toISOString();
 
+/** The player's active session, locked, with their balance and the product (404 or 409 otherwise). */
 export async function activeOwnSession(
   trx: Transaction<Database>,
   playerId: string,
   sessionId: string,
-): Promise<SessionRow> {
-  const session = await lockOwnSession(trx, { sessionId, playerId });
-  if (session === undefined) throw notFound('Session');
-  if (session.status !== 'active') throw sessionNotActive(session.status);
-  return session;
+): Promise<LockedSession> {
+  const locked = await lockOwnSession(trx, { sessionId, playerId });
+  if (locked === undefined) throw notFound('Session');
+  if (locked.session.status !== 'active') throw sessionNotActive(locked.session.status);
+  return locked;
 }
 
 export async function productOf(db: Kysely<Database>, session: SessionRow): Promise<ProductRow> {
