@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config.js';
+import { statementName } from './prepared.js';
 import type { Database } from './schema.js';
 import { BazaarSqliteDialect, openSqlite, withStatementCache } from './sqlite.js';
 
@@ -37,7 +38,9 @@ export function openStore(
     // the query in flight fails (and is answered 503), the pool replaces the connection.
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: namedStatements(pool) }),
+    });
     return storeOf(db, 'postgres');
   }
   if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
@@ -53,6 +56,29 @@ export function openStore(
     }),
   });
   return storeOf(db, 'sqlite');
+}
+
+/**
+ * The pool as Kysely sees it, except that the queries compiled once (db/prepared.ts) are sent
+ * as named statements: each connection has the server parse and plan them once.
+ */
+function namedStatements(pool: pg.Pool): PostgresPool {
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      return {
+        // Only Kysely's streaming uses the cursor form of query(), and the service never streams.
+        query: ((text: string, values: readonly unknown[]) => {
+          const name = statementName(text);
+          return client.query({ name, text, values: [...values] });
+        }) as unknown as PostgresPoolClient['query'],
+        release: () => {
+          client.release();
+        },
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 function storeOf(db: Kysely<Database>, dialect: Dialect): Store {

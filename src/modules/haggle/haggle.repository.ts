@@ -1,4 +1,5 @@
 import { PostgresAdapter, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { compiledOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { ProductRow } from '../products/products.tables.js';
 import type {
@@ -29,6 +30,27 @@ export function findOwnSession(
   return ownSession(db, ids).executeTakeFirst();
 }
 
+const lockedSession = compiledOnce((db, ids: { sessionId: string; playerId: string }) =>
+  db
+    .selectFrom('haggle_sessions as s')
+    .innerJoin('players as pl', 'pl.id', 's.player_id')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .selectAll('s')
+    .select([
+      'pl.credits_cents as player_credits_cents',
+      'p.name as product_name',
+      'p.description as product_description',
+      'p.category as product_category',
+      'p.market_cents as product_market_cents',
+      'p.stock_quantity as product_stock_quantity',
+      'p.created_at as product_created_at',
+      'p.updated_at as product_updated_at',
+    ])
+    .where('s.id', '=', ids.sessionId)
+    .where('s.player_id', '=', ids.playerId)
+    .$if(db.getExecutor().adapter instanceof PostgresAdapter, (query) => query.forUpdate('s')),
+);
+
 /** A session with what deciding on it needs: the player's balance and the product. */
 export interface LockedSession {
   session: SessionRow;
@@ -47,25 +69,7 @@ export async function lockOwnSession(
   trx: Transaction<Database>,
   ids: { sessionId: string; playerId: string },
 ): Promise<LockedSession | undefined> {
-  const row = await trx
-    .selectFrom('haggle_sessions as s')
-    .innerJoin('players as pl', 'pl.id', 's.player_id')
-    .innerJoin('products as p', 'p.id', 's.product_id')
-    .selectAll('s')
-    .select([
-      'pl.credits_cents as player_credits_cents',
-      'p.name as product_name',
-      'p.description as product_description',
-      'p.category as product_category',
-      'p.market_cents as product_market_cents',
-      'p.stock_quantity as product_stock_quantity',
-      'p.created_at as product_created_at',
-      'p.updated_at as product_updated_at',
-    ])
-    .where('s.id', '=', ids.sessionId)
-    .where('s.player_id', '=', ids.playerId)
-    .$if(trx.getExecutor().adapter instanceof PostgresAdapter, (query) => query.forUpdate('s'))
-    .executeTakeFirst();
+  const [row] = (await lockedSession(trx, ids)).rows;
   if (row === undefined) return undefined;
   const {
     player_credits_cents: creditsCents,
@@ -126,13 +130,16 @@ export async function advanceSession(
   return result.numUpdatedRows === 1n;
 }
 
-export function listMessages(db: Db, sessionId: string): Promise<MessageRow[]> {
-  return db
+const messagesOf = compiledOnce((db, values: { sessionId: string }) =>
+  db
     .selectFrom('haggle_messages')
     .selectAll()
-    .where('session_id', '=', sessionId)
-    .orderBy('position')
-    .execute();
+    .where('session_id', '=', values.sessionId)
+    .orderBy('position'),
+);
+
+export async function listMessages(db: Db, sessionId: string): Promise<MessageRow[]> {
+  return (await messagesOf(db, { sessionId })).rows;
 }
 
 export async function appendMessages(db: Db, messages: MessageRow[]): Promise<void> {

@@ -1,17 +1,18 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { compiledOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { moveScore, scoreHundredths } from '../leaderboard/leaderboard.repository.js';
 import type { NewPlayerRow, PlayerRow, PlayersTable } from './players.tables.js';
 
 type Db = Kysely<Database>;
 
+const playerIdByKeyHash = compiledOnce((db, values: { keyHash: string }) =>
+  db.selectFrom('players').select('id').where('api_key_hash', '=', values.keyHash),
+);
+
 export async function findPlayerIdByKeyHash(db: Db, keyHash: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('players')
-    .select('id')
-    .where('api_key_hash', '=', keyHash)
-    .executeTakeFirst();
-  return row?.id;
+  const { rows } = await playerIdByKeyHash(db, { keyHash });
+  return rows[0]?.id;
 }
 
 export function findPlayer(db: Db, id: string): Promise<PlayerRow | undefined> {
@@ -126,6 +127,29 @@ export async function replaceKeyHash(
   return result.numUpdatedRows === 1n;
 }
 
+const charge = compiledOnce(
+  (db, deal: { playerId: string; priceCents: number; marketCents: number; now: string }) => {
+    // Integer casts: SQLite receives JS numbers as REAL and would otherwise divide exactly.
+    const spent = sql<number>`cast(total_spent_cents + ${deal.priceCents} as bigint)`;
+    const market = sql<number>`cast(total_market_cents + ${deal.marketCents} as bigint)`;
+    return db
+      .updateTable('players')
+      .set((eb) => ({
+        credits_cents: eb('credits_cents', '-', deal.priceCents),
+        total_spent_cents: spent,
+        total_market_cents: market,
+        score_hundredths: sql<number>`(${market} * 200 + ${spent}) / (${spent} * 2)`,
+        deals_count: eb('deals_count', '+', 1),
+        // The earliest deal, whichever of two concurrent ones commits first.
+        first_deal_at: sql<string>`case when first_deal_at is null or first_deal_at > ${deal.now} then ${deal.now} else first_deal_at end`,
+        updated_at: deal.now,
+      }))
+      .where('id', '=', deal.playerId)
+      .where('credits_cents', '>=', deal.priceCents)
+      .returning(['credits_cents', 'total_spent_cents', 'total_market_cents', 'score_hundredths']);
+  },
+);
+
 /**
  * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
  * same statement, so two deals racing for the last credits cannot both pass. Returns the balance
@@ -137,25 +161,7 @@ export async function chargeForDeal(
   db: Db,
   deal: { playerId: string; priceCents: number; marketCents: number; now: string },
 ): Promise<number | undefined> {
-  // Integer casts: SQLite receives JS numbers as REAL and would otherwise divide exactly.
-  const spent = sql<number>`cast(total_spent_cents + ${deal.priceCents} as bigint)`;
-  const market = sql<number>`cast(total_market_cents + ${deal.marketCents} as bigint)`;
-  const row = await db
-    .updateTable('players')
-    .set((eb) => ({
-      credits_cents: eb('credits_cents', '-', deal.priceCents),
-      total_spent_cents: spent,
-      total_market_cents: market,
-      score_hundredths: sql<number>`(${market} * 200 + ${spent}) / (${spent} * 2)`,
-      deals_count: eb('deals_count', '+', 1),
-      // The earliest deal, whichever of two concurrent ones commits first.
-      first_deal_at: sql<string>`case when first_deal_at is null or first_deal_at > ${deal.now} then ${deal.now} else first_deal_at end`,
-      updated_at: deal.now,
-    }))
-    .where('id', '=', deal.playerId)
-    .where('credits_cents', '>=', deal.priceCents)
-    .returning(['credits_cents', 'total_spent_cents', 'total_market_cents', 'score_hundredths'])
-    .executeTakeFirst();
+  const [row] = (await charge(db, deal)).rows;
   if (row === undefined) return undefined;
   const before = scoreHundredths(
     row.total_market_cents - deal.marketCents,

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { compiledOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Category } from '../../seller/index.js';
 import type { ProductRow } from './products.tables.js';
@@ -36,27 +37,34 @@ export function listProducts(db: Db, filter: ProductFilter): Promise<ProductRow[
     .execute();
 }
 
-export function findProduct(db: Db, id: string): Promise<ProductRow | undefined> {
-  return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+const productById = compiledOnce((db, values: { id: string }) =>
+  db.selectFrom('products').selectAll().where('id', '=', values.id),
+);
+
+export async function findProduct(db: Db, id: string): Promise<ProductRow | undefined> {
+  return (await productById(db, { id })).rows[0];
 }
 
 /**
  * Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop).
  * Returns the product as it now is, or undefined when none was left.
  */
-export function takeOneFromStock(
+export async function takeOneFromStock(
   db: Db,
   productId: string,
   now: string,
 ): Promise<ProductRow | undefined> {
-  return db
-    .updateTable('products')
-    .set((eb) => ({ stock_quantity: eb('stock_quantity', '-', 1), updated_at: now }))
-    .where('id', '=', productId)
-    .where('stock_quantity', '>', 0)
-    .returningAll()
-    .executeTakeFirst();
+  return (await takeOne(db, { productId, now })).rows[0];
 }
+
+const takeOne = compiledOnce((db, values: { productId: string; now: string }) =>
+  db
+    .updateTable('products')
+    .set((eb) => ({ stock_quantity: eb('stock_quantity', '-', 1), updated_at: values.now }))
+    .where('id', '=', values.productId)
+    .where('stock_quantity', '>', 0)
+    .returningAll(),
+);
 
 export async function insertMissingProducts(db: Db, products: ProductRow[]): Promise<void> {
   if (products.length === 0) return;
