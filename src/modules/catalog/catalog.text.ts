@@ -6,6 +6,9 @@ import { SYNONYMS } from './catalog.synonyms.js';
  * anything that is not a letter or a digit.
  */
 export function searchWords(text: string): string[] {
+  // ASCII text (most of it) has no accents to remove and only ASCII letters and digits:
+  // the same words, without the cost of normalizing and matching Unicode classes.
+  if (ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return (
     text
       .normalize('NFKD')
@@ -14,6 +17,7 @@ export function searchWords(text: string): string[] {
       .match(/[\p{L}\p{N}]+/gu) ?? []
   );
 }
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * Words that say nothing about what is searched for ("which tool can I use for …"). They are

@@ -1,13 +1,8 @@
-import { PostgresAdapter, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import { compiledOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { ProductRow } from '../products/products.tables.js';
-import type {
-  HaggleSessionsTable,
-  MessageRow,
-  SessionRow,
-  SessionStatus,
-} from './haggle.tables.js';
+import type { MessageRow, SessionRow, SessionStatus } from './haggle.tables.js';
 
 type Db = Kysely<Database>;
 
@@ -111,23 +106,46 @@ export function findActiveSession(
     .executeTakeFirst();
 }
 
+/** What a step of the negotiation may change in a session. */
+export type SessionState = Pick<
+  SessionRow,
+  | 'status'
+  | 'current_offer_cents'
+  | 'counter_offer_cents'
+  | 'rounds_count'
+  | 'final_price_cents'
+  | 'ended_at'
+>;
+
+// Every step writes the whole state, so that one statement (compiled once) serves them all.
+const moveSession = compiledOnce(
+  (db, values: SessionState & { id: string; fromRoundsCount: number }) =>
+    db
+      .updateTable('haggle_sessions')
+      .set({
+        status: values.status,
+        current_offer_cents: values.current_offer_cents,
+        counter_offer_cents: values.counter_offer_cents,
+        rounds_count: values.rounds_count,
+        final_price_cents: values.final_price_cents,
+        ended_at: values.ended_at,
+      })
+      .where('id', '=', values.id)
+      .where('status', '=', 'active')
+      .where('rounds_count', '=', values.fromRoundsCount),
+);
+
 /**
- * Moves a session on only from the state the caller decided on: still active and still at the
- * round it read. A concurrent request that got there first makes this return false.
+ * Moves a session to `to` only from the state the caller decided on: still active and still
+ * at the round it read. A concurrent request that got there first makes this return false.
  */
 export async function advanceSession(
   db: Db,
   from: { id: string; roundsCount: number },
-  changes: Updateable<HaggleSessionsTable>,
+  to: SessionState,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('haggle_sessions')
-    .set(changes)
-    .where('id', '=', from.id)
-    .where('status', '=', 'active')
-    .where('rounds_count', '=', from.roundsCount)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  const result = await moveSession(db, { ...to, id: from.id, fromRoundsCount: from.roundsCount });
+  return result.numAffectedRows === 1n;
 }
 
 const messagesOf = compiledOnce((db, values: { sessionId: string }) =>
@@ -142,8 +160,34 @@ export async function listMessages(db: Db, sessionId: string): Promise<MessageRo
   return (await messagesOf(db, { sessionId })).rows;
 }
 
-export async function appendMessages(db: Db, messages: MessageRow[]): Promise<void> {
-  if (messages.length > 0) await db.insertInto('haggle_messages').values(messages).execute();
+/** Inserts of one and of two messages (a turn is at most an offer and its answer). */
+const insertMessages = [1, 2].map((count) =>
+  compiledOnce((db, values: Record<string, unknown>) =>
+    db.insertInto('haggle_messages').values(
+      Array.from({ length: count }, (_, i) => ({
+        id: values[`id${i}`] as string,
+        session_id: values[`session_id${i}`] as string,
+        position: values[`position${i}`] as number,
+        sender: values[`sender${i}`] as MessageRow['sender'],
+        message: values[`message${i}`] as string,
+        offer_cents: values[`offer_cents${i}`] as number | null,
+        round: values[`round${i}`] as number,
+        created_at: values[`created_at${i}`] as string,
+      })),
+    ),
+  ),
+);
+
+export async function appendMessages(
+  db: Db,
+  messages: [MessageRow] | [MessageRow, MessageRow],
+): Promise<void> {
+  const insert = insertMessages[messages.length - 1] as (typeof insertMessages)[number];
+  const values: Record<string, unknown> = {};
+  messages.forEach((message, i) => {
+    for (const [column, value] of Object.entries(message)) values[`${column}${i}`] = value;
+  });
+  await insert(db, values);
 }
 
 /**

@@ -71,12 +71,13 @@ export async function advance(
   session: SessionRow,
   changes: Partial<SessionRow>,
 ): Promise<SessionRow> {
+  const next = { ...session, ...changes };
   const moved = await advanceSession(
     trx,
     { id: session.id, roundsCount: session.rounds_count },
-    changes,
+    next,
   );
   // Only a concurrent request on the same session can have moved it since we read it.
   if (!moved) throw sessionNotActive('already being changed by another request');
-  return { ...session, ...changes };
+  return next;
 }

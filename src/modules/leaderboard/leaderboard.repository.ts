@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 
 type Db = Kysely<Database>;
@@ -49,13 +50,29 @@ export async function moveScore(db: Db, from: number | null, to: number): Promis
   const changes = [{ score_hundredths: to, players: 1 }];
   if (from !== null) changes.push({ score_hundredths: from, players: -1 });
   changes.sort((a, b) => a.score_hundredths - b.score_hundredths);
-  await db
-    .insertInto('leaderboard_scores')
-    .values(changes)
-    .onConflict((conflict) =>
-      conflict.column('score_hundredths').doUpdateSet((eb) => ({
-        players: eb('leaderboard_scores.players', '+', eb.ref('excluded.players')),
-      })),
-    )
-    .execute();
+  const values: Record<string, number> = {};
+  changes.forEach((change, i) => {
+    values[`score${i}`] = change.score_hundredths;
+    values[`players${i}`] = change.players;
+  });
+  await (addToScores[changes.length - 1] as (typeof addToScores)[number])(db, values);
 }
+
+/** The per-score upserts of one and of two scores. */
+const addToScores = [1, 2].map((count) =>
+  compiledOnce((db, values: Record<string, number>) =>
+    db
+      .insertInto('leaderboard_scores')
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          score_hundredths: values[`score${i}`] as number,
+          players: values[`players${i}`] as number,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.column('score_hundredths').doUpdateSet((eb) => ({
+          players: eb('leaderboard_scores.players', '+', eb.ref('excluded.players')),
+        })),
+      ),
+  ),
+);
