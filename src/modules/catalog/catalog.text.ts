@@ -17,7 +17,8 @@ export function searchWords(text: string): string[] {
       .match(/[\p{L}\p{N}]+/gu) ?? []
   );
 }
-const ASCII = /^[\x00-\x7f]*$/;
+// No UTF-16 unit of U+0080 or above (without the u flag, characters beyond U+FFFF are two such units).
+const ASCII = /^[^\u0080-\uffff]*$/;
 
 /**
  * Words that say nothing about what is searched for ("which tool can I use for …"). They are
