@@ -17,8 +17,8 @@ export function scoreHundredths(marketCents: number, spentCents: number): number
  * The best players, in leaderboard order: score, then more market value, then whoever bought
  * first. Served by the `players_ranking` index, so the cost does not grow with the players.
  */
-export function leaderboard(db: Db, limit: number) {
-  return db
+const bestPlayers = compiledOnce((db, values: { limit: number }) =>
+  db
     .selectFrom('players')
     .select([
       'id',
@@ -33,8 +33,11 @@ export function leaderboard(db: Db, limit: number) {
     .orderBy('total_market_cents', 'desc')
     .orderBy('first_deal_at')
     .orderBy('id')
-    .limit(limit)
-    .execute();
+    .limit(values.limit),
+);
+
+export async function leaderboard(db: Db, limit: number) {
+  return (await bestPlayers(db, { limit })).rows;
 }
 
 /** A leaderboard row with its rank (equal scores share one). */

@@ -61,7 +61,7 @@ export function listPlayers(db: Db, filter: PlayerFilter): Promise<PlayerRow[]> 
  * snapshot): rank from the per-score counts, session counts by the (player, status) index, and
  * the market value and price of their best deal (the lowest price per market value).
  */
-export function findPlayerStats(db: Db, id: string) {
+const playerStats = compiledOnce((db, values: { id: string }) => {
   const bestDeal = (
     eb: ExpressionBuilder<Database & { p: PlayersTable }, 'p'>,
     column: 'market_cents' | 'final_price_cents',
@@ -74,7 +74,7 @@ export function findPlayerStats(db: Db, id: string) {
       .limit(1);
   return db
     .selectFrom('players as p')
-    .where('p.id', '=', id)
+    .where('p.id', '=', values.id)
     .select([
       'p.id',
       'p.username',
@@ -105,8 +105,11 @@ export function findPlayerStats(db: Db, id: string) {
           .as('finished_sessions'),
       (eb) => bestDeal(eb, 'market_cents').as('best_market_cents'),
       (eb) => bestDeal(eb, 'final_price_cents').as('best_price_cents'),
-    ])
-    .executeTakeFirst();
+    ]);
+});
+
+export async function findPlayerStats(db: Db, id: string) {
+  return (await playerStats(db, { id })).rows[0];
 }
 
 export async function insertPlayer(db: Db, player: NewPlayerRow): Promise<void> {
