@@ -421,7 +421,7 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(page.created_at < before).toBe(true);
       expect(page.history.map((change) => [change.change, change.fields])).toEqual([
         ['changed', ['aliases', 'checked_at', 'sources', 'summary']],
-        ['added', expect.arrayContaining(['id', 'name', 'summary'])],
+        ['added', Object.keys(original ?? {}).sort()],
       ]);
       expect(page.history[0]?.id).toBeGreaterThan(page.history[1]?.id ?? Infinity);
 

@@ -74,8 +74,13 @@ function termsOf(entries: readonly ListingEntry[]): string[] {
 }
 
 function changedFields(before: string | undefined, after: ListingEntry): string[] {
-  const old = (before === undefined ? {} : JSON.parse(before)) as Record<string, unknown>;
   const now = after as unknown as Record<string, unknown>;
+  // A new listing: every field it has is new (no need to compare each with nothing).
+  if (before === undefined)
+    return Object.keys(now)
+      .filter((key) => now[key] !== undefined)
+      .sort();
+  const old = JSON.parse(before) as Record<string, unknown>;
   return [...new Set([...Object.keys(old), ...Object.keys(now)])]
     .filter((key) => JSON.stringify(old[key]) !== JSON.stringify(now[key]))
     .sort();
