@@ -6,6 +6,7 @@ import * as discovery from './0003_discovery.js';
 import * as search from './0004_search.js';
 import * as ranking from './0005_ranking.js';
 import * as cooldown from './0006_cooldown.js';
+import * as catalogOrder from './0007_catalog_order.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -23,6 +24,7 @@ const all: Record<string, DialectMigration> = {
   '0004_search': search,
   '0005_ranking': ranking,
   '0006_cooldown': cooldown,
+  '0007_catalog_order': catalogOrder,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
