@@ -5,8 +5,8 @@ import type { Database } from './schema.js';
 type Db = Kysely<Database>;
 
 /**
- * SQL of the queries below, by the name PostgreSQL connections prepare them under (see
- * `namedStatements` in database.ts); SQLite's driver caches every prepared statement anyway.
+ * The SQL of every query compiled once, with the name PostgreSQL connections prepare it under
+ * (see `namedStatements` in database.ts); SQLite's driver caches every prepared statement anyway.
  */
 const statementNames = new Map<string, string>();
 
