@@ -5,13 +5,24 @@ import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config.js';
 import { statementName } from './prepared.js';
 import type { Database } from './schema.js';
-import { BazaarSqliteDialect, openSqlite, withStatementCache } from './sqlite.js';
+import {
+  BazaarSqliteDialect,
+  openSqlite,
+  withStatementCache,
+  type CachedSqlite,
+} from './sqlite.js';
 
 export type Dialect = DatabaseTarget['dialect'];
 
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /**
+   * SQLite only: the process's one connection, to run a prepared statement for each of many rows
+   * without the query builder's cost per statement (a catalog sync writes hundreds of thousands).
+   * Only inside a transaction, which already holds that connection.
+   */
+  readonly sqlite?: CachedSqlite;
   /** Answers whether the database responds right now (for /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -49,13 +60,14 @@ export function openStore(
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     synchronous: config.sqliteSynchronous,
   });
+  const sqlite = withStatementCache(database);
   const db = new Kysely<Database>({
     dialect: new BazaarSqliteDialect({
-      database: withStatementCache(database),
+      database: sqlite,
       busyTimeoutMs: config.sqliteBusyTimeoutMs,
     }),
   });
-  return storeOf(db, 'sqlite');
+  return { ...storeOf(db, 'sqlite'), sqlite };
 }
 
 /**

@@ -386,6 +386,14 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       const keptNow = (await t.app.inject(`/api/catalog/${kept.id}`)).json<{ data: ListingData }>()
         .data;
       expect(keptNow.updated_at).toBe(before.find((item) => item.id === kept.id)?.updated_at);
+      // A changed listing's words are replaced in the index, not added to.
+      await syncCatalog(
+        t.store,
+        edited.map((entry) =>
+          entry.id === changed.id ? { ...entry, summary: 'Another summary.' } : entry,
+        ),
+      );
+      expect((await search('?q=zyxwvut')).body.data.total).toBe(0);
       await syncCatalog(t.store, entries);
       expect((await t.app.inject(`/api/catalog/${removed.id}`)).statusCode).toBe(200);
     });

@@ -66,9 +66,14 @@ function describe(entry: unknown): string {
 }
 
 export function loadCatalogFile(file: URL | string = CATALOG_DATA_FILE): ListingEntry[] {
+  return catalogFromJson(readFileSync(file, 'utf8'));
+}
+
+/** A catalog file's text, parsed and checked like `loadCatalogFile`. */
+export function catalogFromJson(text: string): ListingEntry[] {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(text);
   } catch (error) {
     throw new CatalogDataError(
       `The catalog file cannot be read as JSON: ${(error as Error).message}`,

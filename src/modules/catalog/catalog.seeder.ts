@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Seeder, Store } from '../../db/database.js';
-import { CATALOG_DATA_FILE, loadCatalogFile } from './catalog.loader.js';
+import { CATALOG_DATA_FILE, catalogFromJson } from './catalog.loader.js';
 import { catalogFileHash, loadedCatalogHash, syncCatalog } from './catalog.sync.js';
 
 /**
@@ -8,9 +8,10 @@ import { catalogFileHash, loadedCatalogHash, syncCatalog } from './catalog.sync.
  * byte-for-byte the same as the one last loaded (under the same index format) is not even parsed.
  */
 export async function seedCatalogFile(store: Store, file: URL | string): Promise<void> {
-  const hash = catalogFileHash(readFileSync(file));
+  const bytes = readFileSync(file);
+  const hash = catalogFileHash(bytes);
   if ((await loadedCatalogHash(store)) === hash) return;
-  await syncCatalog(store, loadCatalogFile(file), hash);
+  await syncCatalog(store, catalogFromJson(bytes.toString('utf8')), hash);
 }
 
 /** Loads the shipped catalog file. */

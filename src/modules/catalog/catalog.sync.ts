@@ -128,9 +128,9 @@ export async function syncCatalog(
     for (const id of removed) {
       changes.push({ listing_id: id, change: 'removed', fields: '[]', changed_at: now });
     }
-    await saveListings(trx, store.dialect, rows, new Set(known.keys()));
-    await deleteListings(trx, store.dialect, removed);
-    await insertChanges(trx, changes);
+    await saveListings(trx, store, rows, new Set(known.keys()));
+    await deleteListings(trx, store, removed);
+    await insertChanges(trx, store, changes);
     await replaceTerms(trx, termsOf(entries));
     // The answer to "everything", which would otherwise count the whole catalog.
     await setCatalogSummary(

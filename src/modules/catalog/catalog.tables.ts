@@ -11,6 +11,7 @@ export interface CatalogListingsTable {
   protocols_key: string;
   name_key: string;
   names_key: string;
+  /** The stemmed words: PostgreSQL only (its tsvector is generated from them); SQLite keeps them in its index alone. */
   name_words: string;
   alias_words: string;
   tag_words: string;
@@ -19,7 +20,10 @@ export interface CatalogListingsTable {
   updated_at: string;
 }
 
-/** SQLite only: the FTS5 index of the listings, rowid = seq (PostgreSQL keeps a tsvector column). */
+/**
+ * SQLite only: the contentless FTS5 index of the listings' words, rowid = seq (PostgreSQL keeps
+ * a tsvector column). It answers matches and ranks them; its columns cannot be read back.
+ */
 export interface CatalogSearchTable {
   rowid: number;
   name_words: string;

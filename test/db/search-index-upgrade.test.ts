@@ -1,0 +1,67 @@
+import { Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrationsFor } from '../../src/db/migrations/index.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+
+/**
+ * Migration 0008 moves SQLite's indexed words out of the listing rows into a contentless FTS5
+ * index: a database written before it must still find its listings afterwards.
+ */
+describe('SQLite search index upgrade (0008)', () => {
+  let database: TestDatabase;
+  let store: Store;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    store = openStore({
+      database: database.target,
+      sqliteBusyTimeoutMs: 1000,
+      sqliteSynchronous: 'NORMAL',
+    });
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('should index the words the listing rows held, then drop them from the rows', async () => {
+    const migrator = new Migrator({
+      db: store.db,
+      provider: { getMigrations: () => Promise.resolve(migrationsFor('sqlite')) },
+    });
+    expect((await migrator.migrateTo('0007_catalog_order')).error).toBeUndefined();
+    const now = new Date().toISOString();
+    for (const [id, words] of [
+      ['first', 'zyxwvut databas'],
+      ['second', 'other word'],
+    ] as const) {
+      await sql`insert into catalog_listings (id, kind, document, content_hash, categories_key,
+        protocols_key, name_key, names_key, name_words, alias_words, tag_words, body_words,
+        created_at, updated_at)
+        values (${id}, 'tool', '{}', 'h', '||', '||', ${id}, ${`|${id}|`}, ${id}, '', 'tool',
+        ${words}, ${now}, ${now})`.execute(store.db);
+      await sql`insert into catalog_search (rowid, name_words, alias_words, tag_words, body_words)
+        select seq, name_words, alias_words, tag_words, body_words from catalog_listings
+        where id = ${id}`.execute(store.db);
+    }
+
+    await migrateToLatest(store);
+
+    const found = await sql<{ id: string }>`select l.id from catalog_listings l
+      join catalog_search s on s.rowid = l.seq where catalog_search match ${'"zyxwvut"'}`.execute(
+      store.db,
+    );
+    expect(found.rows).toEqual([{ id: 'first' }]);
+    const byName = await sql<{ id: string }>`select l.id from catalog_listings l
+      join catalog_search s on s.rowid = l.seq
+      where catalog_search match ${'{name_words} : "second"'}`.execute(store.db);
+    expect(byName.rows).toEqual([{ id: 'second' }]);
+    const columns = await sql<{
+      name: string;
+    }>`select name from pragma_table_info('catalog_listings')`.execute(store.db);
+    expect(columns.rows.map((column) => column.name)).not.toContain('body_words');
+  });
+});
