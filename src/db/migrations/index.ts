@@ -7,7 +7,7 @@ import * as search from './0004_search.js';
 import * as ranking from './0005_ranking.js';
 import * as cooldown from './0006_cooldown.js';
 import * as catalogOrder from './0007_catalog_order.js';
-import * as searchIndexOnly from './0008_search_index_only.js';
+import * as catalogStorage from './0008_catalog_storage.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -26,7 +26,7 @@ const all: Record<string, DialectMigration> = {
   '0005_ranking': ranking,
   '0006_cooldown': cooldown,
   '0007_catalog_order': catalogOrder,
-  '0008_search_index_only': searchIndexOnly,
+  '0008_catalog_storage': catalogStorage,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -13,8 +13,16 @@ export type NewChange = Omit<CatalogChangesTable, 'id'>;
 /** Rows per multi-row statement: well under both engines' limits on bound parameters. */
 const BATCH = 200;
 
-function* batches<T>(items: readonly T[]): Generator<T[]> {
-  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+function* batches<T>(items: Iterable<T>): Generator<T[]> {
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** Serialises syncs of several processes starting at once (SQLite's IMMEDIATE transaction already does). */
@@ -66,7 +74,7 @@ const WORD_COLUMNS = ['name_words', 'alias_words', 'tag_words', 'body_words'] as
  */
 function saveListingsSqlite(
   sqlite: CachedSqlite,
-  rows: readonly ListingRow[],
+  rows: Iterable<ListingRow>,
   known: ReadonlySet<string>,
 ): void {
   const updated = LISTING_COLUMNS.filter((column) => column !== 'id' && column !== 'created_at');
@@ -97,12 +105,13 @@ function saveListingsSqlite(
 
 /**
  * Writes new and changed listings and their search entries; `known` says which ids exist
- * already. The caller holds the transaction `db`, on `store`.
+ * already. The caller holds the transaction `db`, on `store`. `rows` may be computed as they
+ * are taken: on PostgreSQL the next batch is computed while the server writes the last one.
  */
 export async function saveListings(
   db: Db,
   store: Store,
-  rows: readonly ListingRow[],
+  rows: Iterable<ListingRow>,
   known: ReadonlySet<string>,
 ): Promise<void> {
   if (store.sqlite !== undefined) {
@@ -110,28 +119,39 @@ export async function saveListings(
     return;
   }
   // PostgreSQL generates each row's tsvector from its word columns.
+  let inFlight: Promise<unknown> = Promise.resolve();
   for (const batch of batches(rows)) {
-    await db
-      .insertInto('catalog_listings')
-      .values(batch)
-      .onConflict((conflict) =>
-        conflict.column('id').doUpdateSet((eb) => ({
-          kind: eb.ref('excluded.kind'),
-          document: eb.ref('excluded.document'),
-          content_hash: eb.ref('excluded.content_hash'),
-          categories_key: eb.ref('excluded.categories_key'),
-          protocols_key: eb.ref('excluded.protocols_key'),
-          name_key: eb.ref('excluded.name_key'),
-          names_key: eb.ref('excluded.names_key'),
-          name_words: eb.ref('excluded.name_words'),
-          alias_words: eb.ref('excluded.alias_words'),
-          tag_words: eb.ref('excluded.tag_words'),
-          body_words: eb.ref('excluded.body_words'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
+    const written = upsertListings(db, batch);
+    // Awaited below; until then a failure must not count as unhandled (a failed statement
+    // aborts the transaction, so the batches after it fail as well).
+    written.catch(() => undefined);
+    await inFlight;
+    inFlight = written;
   }
+  await inFlight;
+}
+
+function upsertListings(db: Db, batch: ListingRow[]) {
+  return db
+    .insertInto('catalog_listings')
+    .values(batch)
+    .onConflict((conflict) =>
+      conflict.column('id').doUpdateSet((eb) => ({
+        kind: eb.ref('excluded.kind'),
+        document: eb.ref('excluded.document'),
+        content_hash: eb.ref('excluded.content_hash'),
+        categories_key: eb.ref('excluded.categories_key'),
+        protocols_key: eb.ref('excluded.protocols_key'),
+        name_key: eb.ref('excluded.name_key'),
+        names_key: eb.ref('excluded.names_key'),
+        name_words: eb.ref('excluded.name_words'),
+        alias_words: eb.ref('excluded.alias_words'),
+        tag_words: eb.ref('excluded.tag_words'),
+        body_words: eb.ref('excluded.body_words'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
 }
 
 /** Removes listings (and, on SQLite, their search entries). */

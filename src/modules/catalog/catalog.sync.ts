@@ -102,24 +102,21 @@ export async function syncCatalog(
     await lockCatalog(trx, store.dialect);
     await setLoadedFileHash(trx, fileHash);
     const known = await listingHashes(trx);
-    const rows: ListingRow[] = [];
-    const written: ListingEntry[] = [];
+    const written: { entry: ListingEntry; document: string; hash: string }[] = [];
     for (const entry of entries) {
       const document = JSON.stringify(entry);
       const hash = sha256(INDEX_FORMAT + document);
-      if (known.get(entry.id) === hash) continue;
-      rows.push(rowOf(entry, document, hash, now));
-      written.push(entry);
+      if (known.get(entry.id) !== hash) written.push({ entry, document, hash });
     }
     const kept = new Set(entries.map((entry) => entry.id));
     const removed = [...known.keys()].filter((id) => !kept.has(id));
-    if (rows.length === 0 && removed.length === 0) return;
+    if (written.length === 0 && removed.length === 0) return;
 
     const before = await listingDocuments(
       trx,
-      written.filter((entry) => known.has(entry.id)).map((entry) => entry.id),
+      written.filter(({ entry }) => known.has(entry.id)).map(({ entry }) => entry.id),
     );
-    const changes: NewChange[] = written.map((entry) => ({
+    const changes: NewChange[] = written.map(({ entry }) => ({
       listing_id: entry.id,
       change: known.has(entry.id) ? 'changed' : 'added',
       fields: JSON.stringify(changedFields(before.get(entry.id), entry)),
@@ -128,6 +125,10 @@ export async function syncCatalog(
     for (const id of removed) {
       changes.push({ listing_id: id, change: 'removed', fields: '[]', changed_at: now });
     }
+    // Each row's words are worked out as the row is written (see saveListings).
+    const rows = (function* () {
+      for (const { entry, document, hash } of written) yield rowOf(entry, document, hash, now);
+    })();
     await saveListings(trx, store, rows, new Set(known.keys()));
     await deleteListings(trx, store, removed);
     await insertChanges(trx, store, changes);

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrationsFor } from '../../src/db/migrations/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
 
 /**
  * Migration 0008 moves SQLite's indexed words out of the listing rows into a contentless FTS5
  * index: a database written before it must still find its listings afterwards.
  */
-describe('SQLite search index upgrade (0008)', () => {
+describe('SQLite search index upgrade (0008_catalog_storage)', () => {
   let database: TestDatabase;
   let store: Store;
 
@@ -65,3 +65,35 @@ describe('SQLite search index upgrade (0008)', () => {
     expect(columns.rows.map((column) => column.name)).not.toContain('body_words');
   });
 });
+
+describe.runIf(testDialects.includes('postgres'))(
+  'PostgreSQL catalog compression (0008_catalog_storage)',
+  () => {
+    let database: TestDatabase;
+    let store: Store;
+
+    beforeAll(async () => {
+      database = await createTestDatabase('postgres');
+      store = openStore({
+        database: database.target,
+        sqliteBusyTimeoutMs: 1000,
+        sqliteSynchronous: 'NORMAL',
+      });
+      await migrateToLatest(store);
+    });
+
+    afterAll(async () => {
+      await store.close();
+      await database.drop();
+    });
+
+    it('should compress listing documents with LZ4 where the server has it', async () => {
+      const { rows } = await sql<{ available: boolean; method: string }>`
+      select 'lz4' = any(enumvals) as available,
+        (select attcompression from pg_attribute
+         where attrelid = 'catalog_listings'::regclass and attname = 'document') as method
+      from pg_settings where name = 'default_toast_compression'`.execute(store.db);
+      expect(rows[0]?.method).toBe(rows[0]?.available === true ? 'l' : '');
+    });
+  },
+);
