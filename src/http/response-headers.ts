@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import compress from '@fastify/compress';
@@ -51,7 +51,8 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
       done(null, payload);
       return;
     }
-    const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+    // One-shot hash: no Hash object per response.
+    const etag = `"${hash('sha256', payload, 'base64url').slice(0, 27)}"`;
     reply.header('etag', etag);
     const wanted = request.headers['if-none-match'];
     if (wanted !== undefined && wanted.split(',').some((tag) => tag.trim() === etag)) {
