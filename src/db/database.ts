@@ -18,7 +18,7 @@ export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
   /**
-   * SQLite only: the process's one connection, to run a prepared statement for each of many rows
+   * SQLite only: the process's writing connection, to run a prepared statement for each of many rows
    * without the query builder's cost per statement (a catalog sync writes hundreds of thousands).
    * Only inside a transaction, which already holds that connection.
    */
@@ -55,15 +55,21 @@ export function openStore(
     return storeOf(db, 'postgres');
   }
   if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
-  const database = openSqlite({
+  const options = {
     path: target.path,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     synchronous: config.sqliteSynchronous,
-  });
-  const sqlite = withStatementCache(database);
+  };
+  const sqlite = withStatementCache(openSqlite(options));
+  // A second connection to :memory: would be another, empty database.
+  const reader =
+    target.path === ':memory:'
+      ? undefined
+      : withStatementCache(openSqlite({ ...options, queryOnly: true }));
   const db = new Kysely<Database>({
     dialect: new BazaarSqliteDialect({
       database: sqlite,
+      reader,
       busyTimeoutMs: config.sqliteBusyTimeoutMs,
     }),
   });

@@ -20,6 +20,8 @@ export interface SqliteOptions {
   path: string;
   busyTimeoutMs: number;
   synchronous: 'FULL' | 'NORMAL';
+  /** A connection that only reads (the driver's second one). */
+  queryOnly?: boolean;
 }
 
 /** Statements kept prepared per connection; the service issues far fewer distinct ones. */
@@ -45,6 +47,7 @@ export function openSqlite(options: SqliteOptions): BetterSqlite3.Database {
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${options.synchronous}`);
   database.pragma('foreign_keys = ON');
+  if (options.queryOnly === true) database.pragma('query_only = ON');
   return database;
 }
 
@@ -90,7 +93,13 @@ export function withStatementCache(database: BetterSqlite3.Database): CachedSqli
 const isBusy = (error: unknown): boolean =>
   /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code));
 
-/** SQLite has one connection per process here; this queues its users in order. */
+/** Only these can be read-only statements; anything else runs on the writing connection. */
+const mayRead = /^\s*(select|with)\b/i;
+
+/** The savepoint each transaction of a batch runs in. */
+const MEMBER = 'bazaar_member';
+
+/** Queues the users of the writing connection in order. */
 class Mutex {
   #held: Promise<void> | undefined;
   #release: (() => void) | undefined;
@@ -108,20 +117,40 @@ class Mutex {
   }
 }
 
+/** Transactions whose changes one COMMIT makes durable, and what they wait on. */
+class Batch {
+  /** Whether a transaction has run in it yet. */
+  opened = false;
+  readonly committed: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: unknown) => void;
+
+  constructor() {
+    this.committed = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // A batch whose every transaction rolled back has nobody waiting on it.
+    this.committed.catch(() => undefined);
+  }
+}
+
+/** What one user of the driver holds: a query outside a transaction, or a whole transaction. */
 class SqliteConnection implements DatabaseConnection {
+  /** From the transaction's begin until its changes are in the batch or rolled back. */
+  holdsLock = false;
+  /** Whether the transaction joined a batch, in a savepoint, rather than opening it. */
+  joined = false;
+
   constructor(
-    private readonly database: CachedSqlite,
-    private readonly whileBusy: <T>(run: () => T) => Promise<T>,
+    private readonly execute: (
+      connection: SqliteConnection,
+      compiled: CompiledQuery,
+    ) => Promise<QueryResult<unknown>>,
   ) {}
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    return this.whileBusy(() => {
-      const statement = this.database.prepare(compiled.sql);
-      const parameters = compiled.parameters as unknown[];
-      if (statement.reader) return { rows: statement.all(parameters) as R[] };
-      const { changes, lastInsertRowid } = statement.run(parameters);
-      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-    });
+    return this.execute(this, compiled) as Promise<QueryResult<R>>;
   }
 
   streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -129,73 +158,209 @@ class SqliteConnection implements DatabaseConnection {
   }
 }
 
+function holderOf(connection: DatabaseConnection): SqliteConnection {
+  if (connection instanceof SqliteConnection) return connection;
+  throw new Error('This connection belongs to another driver.');
+}
+
+function run(statement: BetterSqlite3.Statement, parameters: unknown[]): QueryResult<unknown> {
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
 /**
- * One connection shared through a mutex, like Kysely's own SQLite driver, with two differences:
+ * SQLite for a process that serves many requests at once. better-sqlite3 is synchronous, so
+ * the process has one writing connection, whose users take turns through a mutex, and (for a
+ * file) one reading connection that needs no turn. Beyond Kysely's own SQLite driver:
  *
+ * - **Reads outside a transaction** go to the reading connection: in WAL mode it sees what was
+ *   last committed, never a transaction still under way, so reads need not wait for writes.
+ * - **Group commit.** With `synchronous=FULL` every COMMIT waits for the disk (an fsync, which
+ *   blocks the event loop), and that wait was most of a deal's cost. Transactions that run
+ *   while others are waiting therefore share one write transaction (the batch): the first opens
+ *   it, each after it runs in a savepoint, and it is committed once no transaction that has
+ *   already asked for the connection is still to run. Each caller's commit resolves only when the batch's COMMIT
+ *   has returned, so nothing is answered before it is durable; a transaction that fails rolls
+ *   back to its savepoint alone; a batch that fails to commit (a full disk) fails every
+ *   transaction in it. Any other use of the writing connection commits the open batch first.
  * - Waiting for another process's lock never blocks the event loop. A statement that finds the
  *   file locked (SQLITE_BUSY) outside a transaction gives the connection back, sleeps and tries
- *   again with backoff until `busyTimeoutMs` has passed, then fails (answered 503). Meanwhile
- *   this process keeps serving health checks and reads.
+ *   again with backoff until `busyTimeoutMs` has passed, then fails (answered 503).
  * - Write transactions begin IMMEDIATE: the write lock is taken up front (and waited for as
  *   above), so two processes that both read-then-write never fail at their first write, which
  *   a deferred transaction cannot retry from inside.
- *
- * A rollback after a failure never replaces that failure: SQLite ends the transaction itself on
- * some errors (SQLITE_FULL), and a ROLLBACK then would fail with "no transaction is active".
  */
 export class BazaarSqliteDriver implements Driver {
-  readonly #database: CachedSqlite;
+  readonly #writer: CachedSqlite;
+  readonly #reader: CachedSqlite | undefined;
   readonly #busyTimeoutMs: number;
   readonly #mutex = new Mutex();
-  readonly #connection: SqliteConnection;
+  /** Connection handles not in use (Kysely keeps every handle it has seen, so they are reused). */
+  readonly #idle: SqliteConnection[] = [];
+  /** The open write transaction holding finished transactions' changes, until its COMMIT. */
+  #batch: Batch | undefined;
+  #commitScheduled = false;
 
   constructor(config: BazaarSqliteConfig) {
-    this.#database = config.database;
+    this.#writer = config.database;
+    this.#reader = config.reader;
     this.#busyTimeoutMs = config.busyTimeoutMs ?? 0;
-    this.#connection = new SqliteConnection(this.#database, (run) => this.#whileBusy(run));
   }
 
   async init(): Promise<void> {}
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    await this.#mutex.lock();
-    return this.#connection;
+  acquireConnection(): Promise<DatabaseConnection> {
+    const connection =
+      this.#idle.pop() ??
+      new SqliteConnection((holder, compiled) => this.#execute(holder, compiled));
+    return Promise.resolve(connection);
   }
 
-  releaseConnection(): Promise<void> {
-    this.#mutex.unlock();
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const holder = holderOf(connection);
+    this.#giveBack(holder);
+    this.#idle.push(holder);
     return Promise.resolve();
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
-  }
-
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    if (!this.#database.inTransaction) return;
-    try {
-      await connection.executeQuery(CompiledQuery.raw('rollback'));
-    } catch {
-      // The error that led here is the one worth reporting; SQLite ends the transaction anyway.
+    const holder = holderOf(connection);
+    await this.#mutex.lock();
+    holder.holdsLock = true;
+    holder.joined = false;
+    await this.#whileBusy(() => {
+      if (this.#batch !== undefined) return;
+      this.#writer.prepare('begin immediate').run();
+      this.#batch = new Batch();
+    }, true);
+    // The first transaction of a batch can roll back the whole of it; those after it need a
+    // savepoint (which copies each page it changes aside, so a lone transaction goes without).
+    if (this.#batch?.opened === false) {
+      this.#batch.opened = true;
+    } else {
+      this.#writer.prepare(`savepoint ${MEMBER}`).run();
+      holder.joined = true;
     }
   }
 
-  destroy(): Promise<void> {
-    this.#database.close();
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const holder = holderOf(connection);
+    if (holder.joined) this.#writer.prepare(`release ${MEMBER}`).run();
+    const batch = this.#batch;
+    this.#giveBack(holder);
+    await batch?.committed;
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const holder = holderOf(connection);
+    // Not held: the batch's COMMIT failed, and rolled back every transaction in it already.
+    if (!holder.holdsLock) return Promise.resolve();
+    try {
+      if (this.#writer.inTransaction && holder.joined) {
+        this.#writer.prepare(`rollback to ${MEMBER}`).run();
+        this.#writer.prepare(`release ${MEMBER}`).run();
+      } else if (this.#writer.inTransaction) {
+        // It opened the batch and nothing else joined it yet (they would still be waiting).
+        this.#writer.prepare('rollback').run();
+        this.#abandonBatch(undefined);
+      }
+    } catch (error) {
+      // SQLite ends the whole transaction itself on some errors (SQLITE_FULL).
+      if (this.#writer.inTransaction) throw error;
+      this.#abandonBatch(error);
+    } finally {
+      this.#giveBack(holder);
+    }
     return Promise.resolve();
   }
 
+  async destroy(): Promise<void> {
+    await this.#mutex.lock();
+    this.#commitBatch();
+    this.#reader?.close();
+    this.#writer.close();
+  }
+
+  async #execute(holder: SqliteConnection, compiled: CompiledQuery): Promise<QueryResult<unknown>> {
+    const parameters = compiled.parameters as unknown[];
+    if (holder.holdsLock) {
+      try {
+        return await this.#whileBusy(
+          () => run(this.#writer.prepare(compiled.sql), parameters),
+          false,
+        );
+      } catch (error) {
+        if (!this.#writer.inTransaction) this.#abandonBatch(error);
+        throw error;
+      }
+    }
+    if (this.#reader !== undefined && mayRead.test(compiled.sql)) {
+      const statement = this.#reader.prepare(compiled.sql);
+      if (statement.readonly) return this.#whileBusy(() => run(statement, parameters), false);
+    }
+    await this.#mutex.lock();
+    try {
+      this.#commitBatch();
+      return await this.#whileBusy(() => run(this.#writer.prepare(compiled.sql), parameters), true);
+    } finally {
+      this.#mutex.unlock();
+    }
+  }
+
+  /** Ends a transaction's turn: the batch it leaves open is committed soon. */
+  #giveBack(holder: SqliteConnection): void {
+    if (!holder.holdsLock) return;
+    holder.holdsLock = false;
+    this.#mutex.unlock();
+    this.#scheduleCommit();
+  }
+
+  /** Commits the batch once the transactions already queued for the connection have run. */
+  #scheduleCommit(): void {
+    if (this.#batch === undefined || this.#commitScheduled) return;
+    this.#commitScheduled = true;
+    setImmediate(() => {
+      void this.#mutex.lock().then(() => {
+        this.#commitScheduled = false;
+        this.#commitBatch();
+        this.#mutex.unlock();
+      });
+    });
+  }
+
+  /** Commits the open batch, if any; the caller holds the mutex. */
+  #commitBatch(): void {
+    const batch = this.#batch;
+    if (batch === undefined) return;
+    this.#batch = undefined;
+    try {
+      this.#writer.prepare('commit').run();
+      batch.resolve();
+    } catch (error) {
+      try {
+        if (this.#writer.inTransaction) this.#writer.prepare('rollback').run();
+      } catch {
+        // The COMMIT's failure is the one its transactions report.
+      }
+      batch.reject(error);
+    }
+  }
+
+  /** SQLite ended the open transaction itself: every change of the batch is gone. */
+  #abandonBatch(error: unknown): void {
+    const batch = this.#batch;
+    this.#batch = undefined;
+    batch?.reject(error);
+  }
+
   /**
-   * Runs `run` (synchronous, on the one connection the caller holds), retrying it while another
-   * process holds the lock. Outside a transaction the connection is handed back during each
-   * pause, so other queries of this process go ahead; inside one it stays held, since the
-   * transaction's statements must stay together.
+   * Runs `run` (synchronous), retrying it while another process holds the lock. With
+   * `yieldLock` the writing connection is handed back during each pause, so other queries of
+   * this process go ahead; inside a transaction it stays held, since the transaction's
+   * statements must stay together.
    */
-  async #whileBusy<T>(run: () => T): Promise<T> {
+  async #whileBusy<T>(run: () => T, yieldLock: boolean): Promise<T> {
     const deadline = Date.now() + this.#busyTimeoutMs;
     let delay = FIRST_RETRY_DELAY_MS;
     for (;;) {
@@ -204,17 +369,19 @@ export class BazaarSqliteDriver implements Driver {
       } catch (error) {
         if (!isBusy(error) || Date.now() + delay > deadline) throw error;
       }
-      const yieldConnection = !this.#database.inTransaction;
-      if (yieldConnection) this.#mutex.unlock();
+      if (yieldLock) this.#mutex.unlock();
       await sleep(delay);
-      if (yieldConnection) await this.#mutex.lock();
+      if (yieldLock) await this.#mutex.lock();
       delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
     }
   }
 }
 
 export interface BazaarSqliteConfig {
+  /** The writing connection. */
   database: CachedSqlite;
+  /** A second connection to the same file for reads outside transactions (not for :memory:). */
+  reader?: CachedSqlite;
   /** How long a statement keeps retrying while another process holds the file; 0 = not at all. */
   busyTimeoutMs?: number;
 }
