@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
 import type { Database } from './schema.js';
 
 type Db = Kysely<Database>;
@@ -22,13 +29,13 @@ export const statementName = (sql: string): string | undefined => statementNames
  */
 export function compiledOnce<Values extends Record<string, unknown>, Row>(
   build: (db: Db, values: Values) => Compilable<Row>,
-): (db: Db, values: Values) => Promise<QueryResult<Row>> {
+): Query<Values, Row> {
   // By adapter: a transaction shares its database's adapter, and each adapter one dialect.
   const compiled = new WeakMap<
     object,
     { query: CompiledQuery<Row>; slots: (keyof Values | undefined)[] }
   >();
-  return (db, values) => {
+  const run = (db: Db, values: Values): Promise<QueryResult<Row>> => {
     const adapter = db.getExecutor().adapter;
     let entry = compiled.get(adapter);
     if (entry === undefined) {
@@ -56,4 +63,86 @@ export function compiledOnce<Values extends Record<string, unknown>, Row>(
     );
     return db.executeQuery<Row>({ ...query, parameters });
   };
+  return Object.assign(run, { build, with: (values: Values) => ({ query: run, build, values }) });
+}
+
+/** A query compiled once (run it with its values), and what running it with others needs. */
+export interface Query<Values extends Record<string, unknown>, Row> {
+  (db: Db, values: Values): Promise<QueryResult<Row>>;
+  readonly build: (db: Db, values: Values) => Compilable<Row>;
+  /** This query with its values, to run with others by `runTogether`. */
+  with(values: Values): Step<Row>;
+}
+
+export interface Step<Row> {
+  query: (db: Db, values: never) => Promise<QueryResult<Row>>;
+  build: (db: Db, values: never) => Compilable<Row>;
+  values: Record<string, unknown>;
+}
+
+type Rows<Steps> = { [K in keyof Steps]: Steps[K] extends Step<infer Row> ? Row[] : never };
+
+/** Kysely's WITH chain, as `runTogether` uses it for any number of steps. */
+interface WithChain {
+  with(name: string, query: () => unknown): WithChain;
+  selectNoFrom(selections: readonly unknown[]): Compilable<Record<string, unknown[]>>;
+}
+
+/** By the steps' queries: the one statement that runs them together on PostgreSQL. */
+const combined = new Map<string, Query<Record<string, unknown>, Record<string, unknown[]>>>();
+const queryIds = new WeakMap<object, number>();
+
+/**
+ * Runs writes that do not depend on each other's results and returns each one's rows (each
+ * needs a RETURNING clause, of numbers and strings only). PostgreSQL runs them as one statement
+ * of data-modifying WITH queries, one round trip for all; SQLite runs them one after another.
+ * Call it inside a transaction: a caller that finds one of them changed nothing throws, and the
+ * transaction undoes the others with it. PostgreSQL runs every one of them either way.
+ */
+export async function runTogether<const Steps extends readonly Step<unknown>[]>(
+  db: Db,
+  steps: Steps,
+): Promise<Rows<Steps>> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const rows: unknown[][] = [];
+    for (const step of steps) rows.push((await step.query(db, step.values as never)).rows);
+    return rows as Rows<Steps>;
+  }
+  const key = steps.map((step) => idOf(step.build)).join(',');
+  let query = combined.get(key);
+  if (query === undefined) {
+    query = compiledOnce((qb, values: Record<string, unknown>) => {
+      // Each step sees its own values under its index.
+      const valuesOf = (i: number) =>
+        new Proxy({} as never, { get: (_target, name) => values[`${i}.${String(name)}`] });
+      let chain = qb as unknown as WithChain;
+      steps.forEach((step, i) => {
+        chain = chain.with(`q${i}`, () => step.build(qb, valuesOf(i)));
+      });
+      return chain.selectNoFrom(
+        steps.map((_, i) => {
+          const table = sql.table(`q${i}`);
+          return sql`(select coalesce(json_agg(${table}), '[]'::json) from ${table})`.as(`r${i}`);
+        }),
+      );
+    });
+    combined.set(key, query);
+  }
+  const values: Record<string, unknown> = {};
+  steps.forEach((step, i) => {
+    for (const [name, value] of Object.entries(step.values)) values[`${i}.${name}`] = value;
+  });
+  const [row] = (await query(db, values)).rows;
+  return steps.map((_, i) => row?.[`r${i}`] ?? []) as Rows<Steps>;
+}
+
+let nextQueryId = 0;
+
+function idOf(build: object): number {
+  let id = queryIds.get(build);
+  if (id === undefined) {
+    id = nextQueryId++;
+    queryIds.set(build, id);
+  }
+  return id;
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/db/database.js';
-import { compiledOnce } from '../../src/db/prepared.js';
+import { compiledOnce, runTogether } from '../../src/db/prepared.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
 
 /** Rows of a scratch table, by a value and a constant written into the query. */
@@ -13,6 +13,20 @@ const byTag = compiledOnce((db, values: { tag: string; min: number }) =>
     .where(sql<number>`length(value)`, '>=', values.min)
     .where('key', '<>', 'excluded')
     .orderBy('key'),
+);
+
+/** Appends to a setting's value if it is still `from`: its new value, or no row. */
+const append = compiledOnce((db, values: { key: string; from: string; suffix: string }) =>
+  db
+    .updateTable('settings')
+    .set({ value: sql<string>`value || ${values.suffix}` })
+    .where('key', '=', values.key)
+    .where('value', '=', values.from)
+    .returning('value'),
+);
+
+const addSetting = compiledOnce((db, values: { key: string; value: string }) =>
+  db.insertInto('settings').values({ key: values.key, value: values.value }).returning('key'),
 );
 
 describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
@@ -77,4 +91,71 @@ describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
       expect(prepared.rows[0]?.name).toMatch(/^bz_[0-9a-f]{24}$/);
     },
   );
+
+  it('should run writes together and give each one its own rows', async () => {
+    const [first, missed, added] = await runTogether(store.db, [
+      append.with({ key: 'b1', from: 'yyy', suffix: '!' }),
+      append.with({ key: 'a1', from: 'not its value', suffix: '?' }),
+      addSetting.with({ key: 'c1', value: 'new' }),
+    ]);
+    expect(first).toEqual([{ value: 'yyy!' }]);
+    expect(missed).toEqual([]);
+    expect(added).toEqual([{ key: 'c1' }]);
+    // Again with other values: the same statement, each value in its place.
+    const [again] = await runTogether(store.db, [
+      append.with({ key: 'b1', from: 'yyy!', suffix: '#' }),
+      addSetting.with({ key: 'c2', value: 'newer' }),
+    ]);
+    expect(again).toEqual([{ value: 'yyy!#' }]);
+    const rows = await store.db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('key', 'in', ['a1', 'b1', 'c1', 'c2'])
+      .orderBy('key')
+      .execute();
+    expect(rows).toEqual([
+      { key: 'a1', value: 'x' },
+      { key: 'b1', value: 'yyy!#' },
+      { key: 'c1', value: 'new' },
+      { key: 'c2', value: 'newer' },
+    ]);
+  });
+
+  it('should leave nothing of writes run together when their transaction fails', async () => {
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        const [, appended] = await runTogether(trx, [
+          addSetting.with({ key: 'd1', value: 'kept?' }),
+          append.with({ key: 'a2', from: 'xyz', suffix: '+' }),
+        ]);
+        if (appended.length === 1) throw new Error('undo both');
+      }),
+    ).rejects.toThrow('undo both');
+    const rows = await store.db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('key', 'in', ['a2', 'd1'])
+      .execute();
+    expect(rows).toEqual([{ key: 'a2', value: 'xyz' }]);
+  });
+
+  it.runIf(dialect === 'postgres')('should send writes run together as one statement', async () => {
+    const prepared = await store.db.connection().execute(async (connection) => {
+      await runTogether(connection, [
+        append.with({ key: 'zz', from: '', suffix: '' }),
+        addSetting.with({ key: 'e1', value: 'one trip' }),
+      ]);
+      return sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        connection,
+      );
+    });
+    // The writes were never sent on their own, only inside the statement that runs them together.
+    const writes = prepared.rows
+      .map((row) => row.statement)
+      .filter((statement) => /update "settings"|insert into "settings"/.test(statement));
+    expect(writes.length).toBeGreaterThan(0);
+    for (const statement of writes) {
+      expect(statement).toMatch(/^with "q0" as \(.*"q1" as \(/s);
+    }
+  });
 });

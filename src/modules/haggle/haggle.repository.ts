@@ -1,5 +1,5 @@
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
-import { compiledOnce } from '../../db/prepared.js';
+import { compiledOnce, type Step } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { ProductRow } from '../products/products.tables.js';
 import type { MessageRow, SessionRow, SessionStatus } from './haggle.tables.js';
@@ -132,20 +132,19 @@ const moveSession = compiledOnce(
       })
       .where('id', '=', values.id)
       .where('status', '=', 'active')
-      .where('rounds_count', '=', values.fromRoundsCount),
+      .where('rounds_count', '=', values.fromRoundsCount)
+      .returning('id'),
 );
 
 /**
  * Moves a session to `to` only from the state the caller decided on: still active and still
- * at the round it read. A concurrent request that got there first makes this return false.
+ * at the round it read. A concurrent request that got there first leaves it unchanged: no row.
  */
-export async function advanceSession(
-  db: Db,
+export function advanceSession(
   from: { id: string; roundsCount: number },
   to: SessionState,
-): Promise<boolean> {
-  const result = await moveSession(db, { ...to, id: from.id, fromRoundsCount: from.roundsCount });
-  return result.numAffectedRows === 1n;
+): Step<{ id: string }> {
+  return moveSession.with({ ...to, id: from.id, fromRoundsCount: from.roundsCount });
 }
 
 const messagesOf = compiledOnce((db, values: { sessionId: string }) =>
@@ -163,31 +162,42 @@ export async function listMessages(db: Db, sessionId: string): Promise<MessageRo
 /** Inserts of one and of two messages (a turn is at most an offer and its answer). */
 const insertMessages = [1, 2].map((count) =>
   compiledOnce((db, values: Record<string, unknown>) =>
-    db.insertInto('haggle_messages').values(
-      Array.from({ length: count }, (_, i) => ({
-        id: values[`id${i}`] as string,
-        session_id: values[`session_id${i}`] as string,
-        position: values[`position${i}`] as number,
-        sender: values[`sender${i}`] as MessageRow['sender'],
-        message: values[`message${i}`] as string,
-        offer_cents: values[`offer_cents${i}`] as number | null,
-        round: values[`round${i}`] as number,
-        created_at: values[`created_at${i}`] as string,
-      })),
-    ),
+    db
+      .insertInto('haggle_messages')
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          id: values[`id${i}`] as string,
+          session_id: values[`session_id${i}`] as string,
+          position: values[`position${i}`] as number,
+          sender: values[`sender${i}`] as MessageRow['sender'],
+          message: values[`message${i}`] as string,
+          offer_cents: values[`offer_cents${i}`] as number | null,
+          round: values[`round${i}`] as number,
+          created_at: values[`created_at${i}`] as string,
+        })),
+      )
+      .returning('id'),
   ),
 );
 
-export async function appendMessages(
-  db: Db,
+/** A turn's messages (at most an offer and its answer), to run with the turn's other writes. */
+export function messagesInsert(
   messages: [MessageRow] | [MessageRow, MessageRow],
-): Promise<void> {
+): Step<{ id: string }> {
   const insert = insertMessages[messages.length - 1] as (typeof insertMessages)[number];
   const values: Record<string, unknown> = {};
   messages.forEach((message, i) => {
     for (const [column, value] of Object.entries(message)) values[`${column}${i}`] = value;
   });
-  await insert(db, values);
+  return insert.with(values);
+}
+
+export async function appendMessages(
+  db: Db,
+  messages: [MessageRow] | [MessageRow, MessageRow],
+): Promise<void> {
+  const { query, values } = messagesInsert(messages);
+  await query(db, values as never);
 }
 
 /**

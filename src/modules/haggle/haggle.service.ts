@@ -11,17 +11,17 @@ import type { ProductRow } from '../products/products.tables.js';
 import type { TransactionWithProduct } from '../transactions/transactions.repository.js';
 import { insufficientCredits } from './haggle.errors.js';
 import { newMessage } from './haggle.messages.js';
-import { appendMessages, findOwnSession, listMessages } from './haggle.repository.js';
+import { findOwnSession, listMessages } from './haggle.repository.js';
 import {
   activeOwnSession,
-  appendPlayerNote,
   coolDown,
   now,
+  playerNote,
   productOf,
   sellerContext,
   type HaggleDeps,
 } from './haggle.session.js';
-import { advance, closeDeal } from './haggle.settlement.js';
+import { advance, closeDeal, type Turn } from './haggle.settlement.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 export interface OfferOutcome {
@@ -56,33 +56,35 @@ export async function makeOffer(
       input.message ?? null,
     );
     const at = now();
-    const turn = { sessionId: session.id, round: reply.round, at };
-    await appendMessages(trx, [
+    const common = { sessionId: session.id, round: reply.round, at };
+    const turn: Turn = [
       newMessage({
-        ...turn,
+        ...common,
         position: messages.length,
         sender: 'player',
         text: playerWords.offer(offerCents, input.message),
         offerCents,
       }),
       newMessage({
-        ...turn,
+        ...common,
         position: messages.length + 1,
         sender: 'seller',
         text: reply.message,
         offerCents: reply.counterCents ?? reply.dealCents,
       }),
-    ]);
+    ];
 
     const changes = { current_offer_cents: offerCents, rounds_count: reply.round };
     let updated: SessionRow;
     let after = product;
     switch (reply.outcome) {
       case 'countered':
-        updated = await advance(trx, session, {
-          ...changes,
-          counter_offer_cents: reply.counterCents,
-        });
+        updated = await advance(
+          trx,
+          session,
+          { ...changes, counter_offer_cents: reply.counterCents },
+          turn,
+        );
         break;
       case 'accepted':
         ({ session: updated, product: after } = await closeDeal(trx, {
@@ -90,12 +92,18 @@ export async function makeOffer(
           product,
           priceCents: offerCents,
           at,
+          turn,
           changes,
         }));
         break;
       case 'rejected':
       case 'expired':
-        updated = await advance(trx, session, { ...changes, status: reply.outcome, ended_at: at });
+        updated = await advance(
+          trx,
+          session,
+          { ...changes, status: reply.outcome, ended_at: at },
+          turn,
+        );
         await coolDown(trx, deps, session, at);
         break;
     }
@@ -126,8 +134,8 @@ export async function acceptCounter(
     }
     if (creditsCents < priceCents) throw insufficientCredits();
     const at = now();
-    await appendPlayerNote(trx, session, playerWords.accept(priceCents), priceCents, at);
-    const deal = await closeDeal(trx, { session, product, priceCents, at });
+    const turn: Turn = [playerNote(session, playerWords.accept(priceCents), priceCents, at)];
+    const deal = await closeDeal(trx, { session, product, priceCents, at, turn });
     // What the deal wrote, with the product's details: nothing to read back.
     const transaction: TransactionWithProduct = {
       ...deal.transaction,
@@ -147,8 +155,9 @@ export async function abandonSession(
   return deps.store.db.transaction().execute(async (trx) => {
     const { session } = await activeOwnSession(trx, playerId, sessionId);
     const at = now();
-    await appendPlayerNote(trx, session, playerWords.walkAway, null, at);
-    const abandoned = await advance(trx, session, { status: 'abandoned', ended_at: at });
+    const abandoned = await advance(trx, session, { status: 'abandoned', ended_at: at }, [
+      playerNote(session, playerWords.walkAway, null, at),
+    ]);
     await coolDown(trx, deps, session, at);
     return { session: abandoned };
   });

@@ -7,13 +7,8 @@ import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { sessionNotActive } from './haggle.errors.js';
 import { newMessage } from './haggle.messages.js';
-import {
-  appendMessages,
-  lockOwnSession,
-  startCooldown,
-  type LockedSession,
-} from './haggle.repository.js';
-import type { SessionRow } from './haggle.tables.js';
+import { lockOwnSession, startCooldown, type LockedSession } from './haggle.repository.js';
+import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 /** The steps every haggle operation shares: finding the session, its product, the seller's view. */
 
@@ -63,28 +58,24 @@ export function sellerContext(
   };
 }
 
-/** Records what the player did outside an offer (accepting, walking away) after the last message. */
-export async function appendPlayerNote(
-  trx: Transaction<Database>,
+/** What the player did outside an offer (accepting, walking away), after the last message. */
+export function playerNote(
   session: SessionRow,
   text: string,
   offerCents: number | null,
   at: string,
-): Promise<void> {
+): MessageRow {
   // An active session holds the greeting and two messages per round (offer and answer); a
   // note ends it. The unique (session, position) index is the backstop.
-  const position = 1 + 2 * session.rounds_count;
-  await appendMessages(trx, [
-    newMessage({
-      sessionId: session.id,
-      position,
-      sender: 'player',
-      text,
-      offerCents,
-      round: session.rounds_count,
-      at,
-    }),
-  ]);
+  return newMessage({
+    sessionId: session.id,
+    position: 1 + 2 * session.rounds_count,
+    sender: 'player',
+    text,
+    offerCents,
+    round: session.rounds_count,
+    at,
+  });
 }
 
 /** A negotiation ended without a deal: the player waits before reopening this product. */

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { chargeForDeal } from '../players/players.repository.js';
+import { runTogether } from '../../db/prepared.js';
+import { chargeForDeal, rankCharged } from '../players/players.repository.js';
 import { takeOneFromStock } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { insertTransaction } from '../transactions/transactions.repository.js';
 import type { TransactionRow } from '../transactions/transactions.tables.js';
 import { insufficientCredits, outOfStock, sessionNotActive } from './haggle.errors.js';
-import { advanceSession } from './haggle.repository.js';
-import type { SessionRow } from './haggle.tables.js';
+import { advanceSession, messagesInsert } from './haggle.repository.js';
+import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 export interface Deal {
   session: SessionRow;
@@ -19,10 +20,14 @@ export interface Deal {
   creditsCents: number;
 }
 
+/** The messages that record a turn: an offer and its answer, or a player's note. */
+export type Turn = [MessageRow] | [MessageRow, MessageRow];
+
 /**
- * Makes the deal at `priceCents`: closes the session, takes one unit of stock, charges the
- * player and records the transaction. Each step is a conditional update; any that finds the
- * state changed under it throws, and the database transaction undoes the others.
+ * Makes the deal at `priceCents` and records the turn that made it: closes the session, takes
+ * one unit of stock, charges the player and records the transaction, all conditional updates
+ * sent at once. Any that finds the state changed under it throws, and the database
+ * transaction undoes the others.
  */
 export async function closeDeal(
   trx: Transaction<Database>,
@@ -31,25 +36,24 @@ export async function closeDeal(
     product: ProductRow;
     priceCents: number;
     at: string;
+    turn: Turn;
     changes?: Partial<SessionRow>;
   },
 ): Promise<Deal> {
   const { session, product, priceCents, at } = deal;
-  const closed = await advance(trx, session, {
+  const closed: SessionRow = {
+    ...session,
     ...deal.changes,
     status: 'accepted',
     final_price_cents: priceCents,
     ended_at: at,
-  });
-  const sold = await takeOneFromStock(trx, product.id, at);
-  if (sold === undefined) throw outOfStock();
-  const creditsCents = await chargeForDeal(trx, {
+  };
+  const charge = {
     playerId: session.player_id,
     priceCents,
     marketCents: product.market_cents,
     now: at,
-  });
-  if (creditsCents === undefined) throw insufficientCredits();
+  };
   const transaction: TransactionRow = {
     id: randomUUID(),
     player_id: session.player_id,
@@ -61,23 +65,44 @@ export async function closeDeal(
     status: 'completed',
     created_at: at,
   };
-  await insertTransaction(trx, transaction);
-  return { session: closed, transaction, product: sold, creditsCents };
+  const [, moved, [sold], [charged]] = await runTogether(trx, [
+    messagesInsert(deal.turn),
+    moveFrom(session, closed),
+    takeOneFromStock(product.id, at),
+    chargeForDeal(charge),
+    insertTransaction(transaction),
+  ]);
+  // In this order: a session another request moved explains the rest.
+  if (moved.length !== 1) throw movedMeanwhile();
+  if (sold === undefined) throw outOfStock();
+  if (charged === undefined) throw insufficientCredits();
+  await rankCharged(trx, charge, charged);
+  return {
+    session: closed,
+    transaction,
+    product: { ...product, stock_quantity: sold.stock_quantity, updated_at: at },
+    creditsCents: charged.credits_cents,
+  };
 }
 
-/** Moves the session on from the state it was read in, or fails if a concurrent request moved it. */
+/**
+ * Records a turn and moves the session on from the state it was read in, or fails if a
+ * concurrent request moved it.
+ */
 export async function advance(
   trx: Transaction<Database>,
   session: SessionRow,
   changes: Partial<SessionRow>,
+  turn: Turn,
 ): Promise<SessionRow> {
   const next = { ...session, ...changes };
-  const moved = await advanceSession(
-    trx,
-    { id: session.id, roundsCount: session.rounds_count },
-    next,
-  );
-  // Only a concurrent request on the same session can have moved it since we read it.
-  if (!moved) throw sessionNotActive('already being changed by another request');
+  const [, moved] = await runTogether(trx, [messagesInsert(turn), moveFrom(session, next)]);
+  if (moved.length !== 1) throw movedMeanwhile();
   return next;
 }
+
+const moveFrom = (session: SessionRow, next: SessionRow) =>
+  advanceSession({ id: session.id, roundsCount: session.rounds_count }, next);
+
+// Only a concurrent request on the same session can have moved it since we read it.
+const movedMeanwhile = () => sessionNotActive('already being changed by another request');

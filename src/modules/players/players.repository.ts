@@ -153,23 +153,31 @@ const charge = compiledOnce(
   },
 );
 
+interface DealCharge {
+  playerId: string;
+  priceCents: number;
+  marketCents: number;
+  now: string;
+}
+
 /**
  * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
- * same statement, so two deals racing for the last credits cannot both pass. Returns the balance
- * this update produced (undefined when it could not be charged), so each deal reports its own.
- * The same statement keeps the player's ranking columns; the per-score counts follow in the
+ * same statement, so two deals racing for the last credits cannot both pass. Its row (none when
+ * the player could not be charged) holds the balance this update produced, so each deal reports
+ * its own, and the ranking columns it set; `rankCharged` then moves the per-score counts, in the
  * same transaction.
  */
-export async function chargeForDeal(
-  db: Db,
-  deal: { playerId: string; priceCents: number; marketCents: number; now: string },
-): Promise<number | undefined> {
-  const [row] = (await charge(db, deal)).rows;
-  if (row === undefined) return undefined;
+export function chargeForDeal(deal: DealCharge) {
+  return charge.with(deal);
+}
+
+export type Charged = Awaited<ReturnType<typeof charge>>['rows'][number];
+
+/** Moves the player from the score before this charge to the one it produced. */
+export async function rankCharged(db: Db, deal: DealCharge, row: Charged): Promise<void> {
   const before = scoreHundredths(
     row.total_market_cents - deal.marketCents,
     row.total_spent_cents - deal.priceCents,
   );
   await moveScore(db, before, Number(row.score_hundredths));
-  return row.credits_cents;
 }

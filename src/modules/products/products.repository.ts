@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { compiledOnce } from '../../db/prepared.js';
+import { compiledOnce, type Step } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Category } from '../../seller/index.js';
 import type { ProductRow } from './products.tables.js';
@@ -49,12 +49,9 @@ export async function findProduct(db: Db, id: string): Promise<ProductRow | unde
  * Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop).
  * Returns the product as it now is, or undefined when none was left.
  */
-export async function takeOneFromStock(
-  db: Db,
-  productId: string,
-  now: string,
-): Promise<ProductRow | undefined> {
-  return (await takeOne(db, { productId, now })).rows[0];
+/** Takes one unit of stock if any is left: the units left after it, or no row. */
+export function takeOneFromStock(productId: string, now: string): Step<{ stock_quantity: number }> {
+  return takeOne.with({ productId, now });
 }
 
 const takeOne = compiledOnce((db, values: { productId: string; now: string }) =>
@@ -63,7 +60,7 @@ const takeOne = compiledOnce((db, values: { productId: string; now: string }) =>
     .set((eb) => ({ stock_quantity: eb('stock_quantity', '-', 1), updated_at: values.now }))
     .where('id', '=', values.productId)
     .where('stock_quantity', '>', 0)
-    .returningAll(),
+    .returning('stock_quantity'),
 );
 
 export async function insertMissingProducts(db: Db, products: ProductRow[]): Promise<void> {

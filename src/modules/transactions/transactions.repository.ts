@@ -1,26 +1,29 @@
 import type { Kysely } from 'kysely';
-import { compiledOnce } from '../../db/prepared.js';
+import { compiledOnce, type Step } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { TransactionRow } from './transactions.tables.js';
 
 type Db = Kysely<Database>;
 
 const insert = compiledOnce((db, row: TransactionRow) =>
-  db.insertInto('transactions').values({
-    id: row.id,
-    player_id: row.player_id,
-    product_id: row.product_id,
-    session_id: row.session_id,
-    quantity: row.quantity,
-    market_cents: row.market_cents,
-    final_price_cents: row.final_price_cents,
-    status: row.status,
-    created_at: row.created_at,
-  }),
+  db
+    .insertInto('transactions')
+    .values({
+      id: row.id,
+      player_id: row.player_id,
+      product_id: row.product_id,
+      session_id: row.session_id,
+      quantity: row.quantity,
+      market_cents: row.market_cents,
+      final_price_cents: row.final_price_cents,
+      status: row.status,
+      created_at: row.created_at,
+    })
+    .returning('id'),
 );
 
-export async function insertTransaction(db: Db, transaction: TransactionRow): Promise<void> {
-  await insert(db, transaction);
+export function insertTransaction(transaction: TransactionRow): Step<{ id: string }> {
+  return insert.with(transaction);
 }
 
 export function listTransactions(db: Db, filter: { playerId?: string | undefined; limit: number }) {
