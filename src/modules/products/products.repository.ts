@@ -46,10 +46,9 @@ export async function findProduct(db: Db, id: string): Promise<ProductRow | unde
 }
 
 /**
- * Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop).
- * Returns the product as it now is, or undefined when none was left.
+ * Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop): its
+ * row holds the units left after it; no row when none was left.
  */
-/** Takes one unit of stock if any is left: the units left after it, or no row. */
 export function takeOneFromStock(productId: string, now: string): Step<{ stock_quantity: number }> {
   return takeOne.with({ productId, now });
 }
