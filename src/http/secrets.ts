@@ -1,8 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Keys and tokens are stored only as this hash; the clear value is shown once, at creation. */
-export const sha256Hex = (value: string): string =>
-  createHash('sha256').update(value).digest('hex');
+export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
 
 export const API_KEY_PATTERN = /^hg_[0-9a-f]{48}$/;
 

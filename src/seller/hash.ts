@@ -1,11 +1,11 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 
 /**
  * A number in [0, 1) determined by its inputs alone: the source of variety in the seller's
  * words, so the same session and the same offers always read the same.
  */
 export function unitInterval(...parts: string[]): number {
-  const digest = createHash('sha256').update(parts.join('|')).digest();
+  const digest = hash('sha256', parts.join('|'), 'buffer');
   return digest.readUInt32BE(0) / 2 ** 32;
 }
 

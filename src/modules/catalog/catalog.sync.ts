@@ -1,6 +1,6 @@
 // Makes the stored catalog equal to the data file at start-up.
 
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, hash, randomUUID } from 'node:crypto';
 import type { Store } from '../../db/database.js';
 import {
   loadedFileHash,
@@ -23,7 +23,7 @@ import { summarise } from './catalog.facets.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { contentWords, elementKey, indexStems, nameKey, searchWords } from './catalog.text.js';
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /**
  * Part of every content hash: bump it when the indexed words are derived differently, so the
