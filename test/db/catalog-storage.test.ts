@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrationsFor } from '../../src/db/migrations/index.js';
+import { catalogGroups } from '../../src/modules/catalog/catalog.repository.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
 
 /**
@@ -94,6 +95,61 @@ describe.runIf(testDialects.includes('postgres'))(
          where attrelid = 'catalog_listings'::regclass and attname = 'document') as method
       from pg_settings where name = 'default_toast_compression'`.execute(store.db);
       expect(rows[0]?.method).toBe(rows[0]?.available === true ? 'l' : '');
+    });
+  },
+);
+
+describe.each(testDialects)(
+  'catalog groups for filter searches (0009_catalog_groups, %s)',
+  (dialect) => {
+    let database: TestDatabase;
+    let store: Store;
+
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect);
+      store = openStore({
+        database: database.target,
+        sqliteBusyTimeoutMs: 1000,
+        sqliteSynchronous: 'NORMAL',
+      });
+    });
+
+    afterAll(async () => {
+      await store.close();
+      await database.drop();
+    });
+
+    it('should replace the old summary of a loaded catalog with its groups', async () => {
+      const migrator = new Migrator({
+        db: store.db,
+        provider: { getMigrations: () => Promise.resolve(migrationsFor(dialect)) },
+      });
+      expect((await migrator.migrateTo('0008_catalog_storage')).error).toBeUndefined();
+      const now = new Date().toISOString();
+      // PostgreSQL keeps the word columns its tsvector is generated from; SQLite no longer has them.
+      const words =
+        dialect === 'postgres' ? sql`, name_words, alias_words, tag_words, body_words` : sql``;
+      const noWords = dialect === 'postgres' ? sql`, '', '', '', ''` : sql``;
+      for (const [id, kind, categories] of [
+        ['a', 'tool', '|database|'],
+        ['b', 'tool', '|database|'],
+        ['c', 'agent', '|coding-agent|'],
+      ] as const) {
+        await sql`insert into catalog_listings (id, kind, document, content_hash, categories_key,
+        protocols_key, name_key, names_key, created_at, updated_at ${words})
+        values (${id}, ${kind}, '{}', 'h', ${categories}, '|mcp|', ${id}, ${`|${id}|`}, ${now},
+        ${now} ${noWords})`.execute(store.db);
+      }
+      await sql`insert into settings (key, value) values ('catalog_summary', '{"total":3,"facets":{}}')`.execute(
+        store.db,
+      );
+
+      await migrateToLatest(store);
+
+      expect(await catalogGroups(store.db)).toEqual([
+        { kind: 'agent', categories_key: '|coding-agent|', protocols_key: '|mcp|', n: 1 },
+        { kind: 'tool', categories_key: '|database|', protocols_key: '|mcp|', n: 2 },
+      ]);
     });
   },
 );

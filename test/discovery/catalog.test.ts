@@ -249,6 +249,44 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       }
     });
 
+    it('should count and facet searches by filters alone as the listings themselves do', async () => {
+      const listings = loadCatalogFile();
+      const filters: Record<string, string>[] = [
+        { kind: 'tool' },
+        { category: 'Vector-Database' },
+        { protocol: 'mcp' },
+        { kind: 'framework', protocol: 'http' },
+        { kind: 'agent', category: 'coding-agent', protocol: 'mcp' },
+        { category: 'no-such-category' },
+      ];
+      for (const filter of filters) {
+        const matches = listings.filter(
+          (listing) =>
+            (filter.kind === undefined || listing.kind === filter.kind) &&
+            (filter.category === undefined ||
+              listing.categories.includes(filter.category.toLowerCase())) &&
+            (filter.protocol === undefined || listing.protocols.includes(filter.protocol)),
+        );
+        const facets: Page['facets'] = { kind: {}, category: {}, protocol: {} };
+        for (const listing of matches) {
+          facets.kind[listing.kind] = (facets.kind[listing.kind] ?? 0) + 1;
+          for (const value of listing.categories)
+            facets.category[value] = (facets.category[value] ?? 0) + 1;
+          for (const value of listing.protocols)
+            facets.protocol[value] = (facets.protocol[value] ?? 0) + 1;
+        }
+        const { body } = await search(`?${new URLSearchParams({ ...filter, limit: '50' })}`);
+        const label = JSON.stringify(filter);
+        expect(body.data.total, label).toBe(matches.length);
+        expect(body.data.facets, label).toEqual(facets);
+        // The page holds matches only (all of them when they fit on one page).
+        const ids = body.data.items.map((item) => item.id);
+        const expected = matches.map((listing) => listing.id);
+        expect(ids.length, label).toBe(Math.min(matches.length, 50));
+        expect(expected, label).toEqual(expect.arrayContaining(ids));
+      }
+    });
+
     it('should count all matches and facet them by kind, category and protocol', async () => {
       const { body } = await search('?q=agent&limit=3');
       expect(body.data.count).toBe(3);

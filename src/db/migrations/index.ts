@@ -8,6 +8,7 @@ import * as ranking from './0005_ranking.js';
 import * as cooldown from './0006_cooldown.js';
 import * as catalogOrder from './0007_catalog_order.js';
 import * as catalogStorage from './0008_catalog_storage.js';
+import * as catalogGroups from './0009_catalog_groups.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -27,6 +28,7 @@ const all: Record<string, DialectMigration> = {
   '0006_cooldown': cooldown,
   '0007_catalog_order': catalogOrder,
   '0008_catalog_storage': catalogStorage,
+  '0009_catalog_groups': catalogGroups,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,7 +1,7 @@
 // What a search finds (counts, facets); typo correction or a relaxed query when nothing.
 
 import type { Store } from '../../db/database.js';
-import { catalogSummary } from './catalog.repository.js';
+import { catalogGroups } from './catalog.repository.js';
 import {
   allTerms,
   anyMatch,
@@ -10,7 +10,7 @@ import {
   type ListingFilter,
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
-import { summarise, type Facets, type Summary } from './catalog.facets.js';
+import { passes, summarise, type Facets } from './catalog.facets.js';
 import {
   queryGroups,
   stem,
@@ -70,17 +70,15 @@ export async function analyse(
     ...filters,
   });
   const first = plan(words);
-  const everything =
-    words.length === 0 &&
-    [filters.kind, filters.category, filters.protocol, filters.updatedSince].every(
-      (value) => value === undefined,
-    )
-      ? await catalogSummary(store.db)
-      : undefined;
-  const found =
-    everything === undefined
-      ? summarise(await matchSummaryRows(store.db, store.dialect, first))
-      : (JSON.parse(everything) as Summary);
+  // Filters alone: counted from the catalog's groups (a few per kind, category and protocol),
+  // whatever the catalog's size; words or a date need the listings themselves.
+  let found;
+  if (words.length === 0 && filters.updatedSince === undefined) {
+    cache.groups ??= await catalogGroups(store.db);
+    found = summarise(cache.groups.filter((group) => passes(group, filters)));
+  } else {
+    found = summarise(await matchSummaryRows(store.db, store.dialect, first));
+  }
   const answer = { ...first, ...found, corrected_query: null, suggestions: [] as string[] };
   if (found.total > 0 || words.length === 0) return answer;
 

@@ -1,5 +1,6 @@
 import type { Store } from '../../db/database.js';
 import { catalogVersion } from './catalog.repository.js';
+import type { MatchGroup } from './catalog.facets.js';
 
 // Search answers are cached per process, keyed by the catalog version that every sync changes:
 // the catalog changes only when the data file does, so a repeated search (every page after the
@@ -12,6 +13,7 @@ export interface CatalogCache {
   version: string;
   answers: Map<string, unknown>;
   terms?: string[];
+  groups?: MatchGroup[];
 }
 const caches = new WeakMap<Store, CatalogCache>();
 

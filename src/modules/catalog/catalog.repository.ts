@@ -2,23 +2,29 @@
 
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { MatchGroup } from './catalog.facets.js';
 
 type Db = Kysely<Database>;
 
 const VERSION_KEY = 'catalog_version';
 const SUMMARY_KEY = 'catalog_summary';
 
-/** The total and facets of the whole catalog (JSON), kept by every sync that changes it. */
-export async function catalogSummary(db: Db): Promise<string | undefined> {
+/**
+ * How many listings have each combination of kind, categories and protocols, kept by every sync
+ * that changes the catalog (and filled in by migration 0009): a search by filters alone is
+ * counted and faceted from it.
+ */
+export async function catalogGroups(db: Db): Promise<MatchGroup[]> {
   const row = await db
     .selectFrom('settings')
     .select('value')
     .where('key', '=', SUMMARY_KEY)
     .executeTakeFirst();
-  return row?.value;
+  return row === undefined ? [] : (JSON.parse(row.value) as MatchGroup[]);
 }
 
-export async function setCatalogSummary(db: Db, value: string): Promise<void> {
+export async function setCatalogGroups(db: Db, groups: MatchGroup[]): Promise<void> {
+  const value = JSON.stringify(groups);
   await db
     .insertInto('settings')
     .values({ key: SUMMARY_KEY, value })

@@ -4,7 +4,7 @@ import { createHash, hash, randomUUID } from 'node:crypto';
 import type { Store } from '../../db/database.js';
 import {
   loadedFileHash,
-  setCatalogSummary,
+  setCatalogGroups,
   setCatalogVersion,
   setLoadedFileHash,
 } from './catalog.repository.js';
@@ -19,7 +19,7 @@ import {
   type ListingRow,
   type NewChange,
 } from './catalog.sync.repository.js';
-import { summarise } from './catalog.facets.js';
+import { groupsOf } from './catalog.facets.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { contentWords, elementKey, indexStems, nameKey, searchWords } from './catalog.text.js';
 
@@ -133,18 +133,15 @@ export async function syncCatalog(
     await deleteListings(trx, store, removed);
     await insertChanges(trx, store, changes);
     await replaceTerms(trx, termsOf(entries));
-    // The answer to "everything", which would otherwise count the whole catalog.
-    await setCatalogSummary(
+    // What searches by filters alone are counted from, instead of counting listings.
+    await setCatalogGroups(
       trx,
-      JSON.stringify(
-        summarise(
-          entries.map((entry) => ({
-            kind: entry.kind,
-            categories_key: elementKey(entry.categories),
-            protocols_key: elementKey(entry.protocols),
-            n: 1,
-          })),
-        ),
+      groupsOf(
+        entries.map((entry) => ({
+          kind: entry.kind,
+          categories_key: elementKey(entry.categories),
+          protocols_key: elementKey(entry.protocols),
+        })),
       ),
     );
     await setCatalogVersion(trx, randomUUID());
