@@ -1,8 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/db/database.js';
+import type { Store } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import {
+  createTestDatabase,
+  openTestStore,
+  testDialects,
+  type TestDatabase,
+} from '../helpers/databases.js';
 
 /**
  * A page of the catalog without a query is the first rows in name order: an index must give
@@ -14,11 +19,7 @@ describe.each(testDialects)('catalog name order (%s)', (dialect) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    store = openStore({
-      database: database.target,
-      sqliteBusyTimeoutMs: 1000,
-      sqliteSynchronous: 'NORMAL',
-    });
+    store = openTestStore(database);
     await migrateToLatest(store);
   });
 

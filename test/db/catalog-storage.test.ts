@@ -1,10 +1,15 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/db/database.js';
+import type { Store } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrationsFor } from '../../src/db/migrations/index.js';
 import { catalogGroups } from '../../src/modules/catalog/catalog.repository.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import {
+  createTestDatabase,
+  openTestStore,
+  testDialects,
+  type TestDatabase,
+} from '../helpers/databases.js';
 
 /**
  * Migration 0008 moves SQLite's indexed words out of the listing rows into a contentless FTS5
@@ -16,11 +21,7 @@ describe('SQLite search index upgrade (0008_catalog_storage)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
-    store = openStore({
-      database: database.target,
-      sqliteBusyTimeoutMs: 1000,
-      sqliteSynchronous: 'NORMAL',
-    });
+    store = openTestStore(database);
   });
 
   afterAll(async () => {
@@ -75,11 +76,7 @@ describe.runIf(testDialects.includes('postgres'))(
 
     beforeAll(async () => {
       database = await createTestDatabase('postgres');
-      store = openStore({
-        database: database.target,
-        sqliteBusyTimeoutMs: 1000,
-        sqliteSynchronous: 'NORMAL',
-      });
+      store = openTestStore(database);
       await migrateToLatest(store);
     });
 
@@ -107,11 +104,7 @@ describe.each(testDialects)(
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
-      store = openStore({
-        database: database.target,
-        sqliteBusyTimeoutMs: 1000,
-        sqliteSynchronous: 'NORMAL',
-      });
+      store = openTestStore(database);
     });
 
     afterAll(async () => {

@@ -1,8 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/db/database.js';
+import type { Store } from '../../src/db/database.js';
 import { compiledOnce, runTogether } from '../../src/db/prepared.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import {
+  createTestDatabase,
+  openTestStore,
+  testDialects,
+  type TestDatabase,
+} from '../helpers/databases.js';
 
 /** Rows of a scratch table, by a value and a constant written into the query. */
 const byTag = compiledOnce((db, values: { tag: string; min: number }) =>
@@ -35,11 +40,7 @@ describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    store = openStore({
-      database: database.target,
-      sqliteBusyTimeoutMs: 1000,
-      sqliteSynchronous: 'NORMAL',
-    });
+    store = openTestStore(database);
     await store.db.schema
       .createTable('settings')
       .addColumn('key', 'text', (column) => column.primaryKey())

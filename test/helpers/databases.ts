@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../src/config.js';
+import { openStore, type Store } from '../../src/db/database.js';
 
 export type DialectName = DatabaseTarget['dialect'];
 
@@ -59,3 +60,7 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
     await client.end();
   }
 }
+
+/** A store on a test database, for tests of the database layer itself (no app around it). */
+export const openTestStore = (database: TestDatabase): Store =>
+  openStore({ database: database.target, sqliteBusyTimeoutMs: 1000, sqliteSynchronous: 'NORMAL' });
