@@ -179,7 +179,7 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
     });
 
     it('should walk the whole result set with the cursor, with no duplicates and no gaps', async () => {
-      for (const query of ['', 'q=mcp', 'kind=tool']) {
+      for (const query of ['', 'q=mcp', 'kind=tool', 'protocol=mcp']) {
         const all = (await search(`?${query}&limit=50`)).body.data;
         const expected = all.items.map((item) => item.id);
         expect(all.next_cursor === null || expected.length === 50).toBe(true);

@@ -9,6 +9,7 @@ import * as cooldown from './0006_cooldown.js';
 import * as catalogOrder from './0007_catalog_order.js';
 import * as catalogStorage from './0008_catalog_storage.js';
 import * as catalogGroups from './0009_catalog_groups.js';
+import * as catalogFilterOrder from './0010_catalog_filter_order.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -29,6 +30,7 @@ const all: Record<string, DialectMigration> = {
   '0007_catalog_order': catalogOrder,
   '0008_catalog_storage': catalogStorage,
   '0009_catalog_groups': catalogGroups,
+  '0010_catalog_filter_order': catalogFilterOrder,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -129,22 +129,46 @@ export function searchPage(
   filter: ListingFilter,
   page: { offset: number; limit: number },
 ) {
-  const byName = dialect === 'postgres' ? sql`l.name_key collate "C"` : sql`l.name_key`;
-  let query = filtered(db, dialect, filter).select(['l.document', 'l.created_at', 'l.updated_at']);
-  if (filter.groups.length > 0) {
-    const exact = `%|${escapeLike(filter.exactKey)}|%`;
-    const identity = matchExpression(dialect, filter.groups, true);
-    let tier: RawBuilder<unknown>;
-    let relevance: RawBuilder<unknown>;
-    if (dialect === 'postgres') {
-      const all = matchExpression(dialect, filter.groups);
-      tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.search_vector @@ to_tsquery('simple', ${identity}) then 1 else 2 end`;
-      relevance = sql`ts_rank(l.search_vector, to_tsquery('simple', ${all})) desc`;
-    } else {
-      tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.seq in (select rowid from catalog_search where catalog_search match ${identity}) then 1 else 2 end`;
-      relevance = sql`bm25(catalog_search, 10.0, 8.0, 3.0, 1.0)`;
-    }
-    query = query.orderBy(tier).orderBy(relevance);
+  const byName = (table: 'l' | 'p') =>
+    dialect === 'postgres'
+      ? sql`${sql.ref(`${table}.name_key`)} collate "C"`
+      : sql.ref(`${table}.name_key`);
+  if (filter.groups.length === 0) {
+    // The page's keys from a name-order index alone (it holds what the filters test, see
+    // migration 0010), then only those rows: listings passed over are never read.
+    const keys = filtered(db, dialect, filter)
+      .select(['l.seq', 'l.name_key', 'l.id'])
+      .orderBy(byName('l'))
+      .orderBy('l.id')
+      .limit(page.limit)
+      .offset(page.offset);
+    return db
+      .selectFrom(keys.as('p'))
+      .innerJoin('catalog_listings as l', 'l.seq', 'p.seq')
+      .select(['l.document', 'l.created_at', 'l.updated_at'])
+      .orderBy(byName('p'))
+      .orderBy('p.id')
+      .execute();
   }
-  return query.orderBy(byName).orderBy('l.id').limit(page.limit).offset(page.offset).execute();
+  const exact = `%|${escapeLike(filter.exactKey)}|%`;
+  const identity = matchExpression(dialect, filter.groups, true);
+  let tier: RawBuilder<unknown>;
+  let relevance: RawBuilder<unknown>;
+  if (dialect === 'postgres') {
+    const all = matchExpression(dialect, filter.groups);
+    tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.search_vector @@ to_tsquery('simple', ${identity}) then 1 else 2 end`;
+    relevance = sql`ts_rank(l.search_vector, to_tsquery('simple', ${all})) desc`;
+  } else {
+    tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.seq in (select rowid from catalog_search where catalog_search match ${identity}) then 1 else 2 end`;
+    relevance = sql`bm25(catalog_search, 10.0, 8.0, 3.0, 1.0)`;
+  }
+  return filtered(db, dialect, filter)
+    .select(['l.document', 'l.created_at', 'l.updated_at'])
+    .orderBy(tier)
+    .orderBy(relevance)
+    .orderBy(byName('l'))
+    .orderBy('l.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }

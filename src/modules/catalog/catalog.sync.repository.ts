@@ -32,6 +32,24 @@ export async function lockCatalog(db: Db, dialect: Dialect): Promise<void> {
   }
 }
 
+/**
+ * PostgreSQL, after a sync that rewrote much of the catalog (the threshold autovacuum uses for
+ * its own ANALYZE): the planner's statistics, without which it would sort whole filtered
+ * catalogs instead of walking a name-order index, and the visibility map, which lets a page by
+ * filters read its keys from the index alone (see migration 0010). Autovacuum would do the same
+ * within minutes; a first start should not serve slow pages until then. Runs outside the sync's
+ * transaction, as VACUUM must. SQLite's planner needs neither.
+ */
+export async function refreshStatistics(
+  db: Db,
+  dialect: Dialect,
+  written: number,
+  listings: number,
+): Promise<void> {
+  if (dialect !== 'postgres' || written < 50 + 0.1 * listings) return;
+  await sql`vacuum (analyze) catalog_listings`.execute(db);
+}
+
 export async function listingHashes(db: Db): Promise<Map<string, string>> {
   const rows = await db.selectFrom('catalog_listings').select(['id', 'content_hash']).execute();
   return new Map(rows.map((row) => [row.id, row.content_hash]));

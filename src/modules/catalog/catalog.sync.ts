@@ -14,6 +14,7 @@ import {
   listingDocuments,
   listingHashes,
   lockCatalog,
+  refreshStatistics,
   replaceTerms,
   saveListings,
   type ListingRow,
@@ -98,7 +99,7 @@ export async function syncCatalog(
   fileHash: string | null = null,
 ): Promise<void> {
   const now = new Date().toISOString();
-  await store.db.transaction().execute(async (trx) => {
+  const changed = await store.db.transaction().execute(async (trx) => {
     await lockCatalog(trx, store.dialect);
     await setLoadedFileHash(trx, fileHash);
     const known = await listingHashes(trx);
@@ -110,7 +111,7 @@ export async function syncCatalog(
     }
     const kept = new Set(entries.map((entry) => entry.id));
     const removed = [...known.keys()].filter((id) => !kept.has(id));
-    if (written.length === 0 && removed.length === 0) return;
+    if (written.length === 0 && removed.length === 0) return 0;
 
     const before = await listingDocuments(
       trx,
@@ -145,5 +146,7 @@ export async function syncCatalog(
       ),
     );
     await setCatalogVersion(trx, randomUUID());
+    return written.length + removed.length;
   });
+  await refreshStatistics(store.db, store.dialect, changed, entries.length);
 }
