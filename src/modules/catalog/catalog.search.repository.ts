@@ -133,42 +133,44 @@ export function searchPage(
     dialect === 'postgres'
       ? sql`${sql.ref(`${table}.name_key`)} collate "C"`
       : sql.ref(`${table}.name_key`);
-  if (filter.groups.length === 0) {
-    // The page's keys from a name-order index alone (it holds what the filters test, see
-    // migration 0010), then only those rows: listings passed over are never read.
-    const keys = filtered(db, dialect, filter)
-      .select(['l.seq', 'l.name_key', 'l.id'])
-      .orderBy(byName('l'))
-      .orderBy('l.id')
-      .limit(page.limit)
-      .offset(page.offset);
-    return db
-      .selectFrom(keys.as('p'))
-      .innerJoin('catalog_listings as l', 'l.seq', 'p.seq')
-      .select(['l.document', 'l.created_at', 'l.updated_at'])
-      .orderBy(byName('p'))
-      .orderBy('p.id')
-      .execute();
+  // The page's keys first, then only those rows: the listings ranked or passed over are never
+  // read whole (nor, with words, sorted with their documents). By filters alone the keys come
+  // from a name-order index that holds what the filters test (migration 0010).
+  let keys = filtered(db, dialect, filter).select(['l.seq', 'l.name_key', 'l.id']);
+  let rank: 'asc' | 'desc' = 'asc';
+  if (filter.groups.length > 0) {
+    const exact = `%|${escapeLike(filter.exactKey)}|%`;
+    const identity = matchExpression(dialect, filter.groups, true);
+    let tier: RawBuilder<number>;
+    let relevance: RawBuilder<number>;
+    if (dialect === 'postgres') {
+      const all = matchExpression(dialect, filter.groups);
+      tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.search_vector @@ to_tsquery('simple', ${identity}) then 1 else 2 end`;
+      relevance = sql`ts_rank(l.search_vector, to_tsquery('simple', ${all}))`;
+      rank = 'desc';
+    } else {
+      tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.seq in (select rowid from catalog_search where catalog_search match ${identity}) then 1 else 2 end`;
+      relevance = sql`bm25(catalog_search, 10.0, 8.0, 3.0, 1.0)`;
+    }
+    keys = keys
+      .select([tier.as('tier'), relevance.as('relevance')])
+      .orderBy('tier')
+      .orderBy('relevance', rank);
   }
-  const exact = `%|${escapeLike(filter.exactKey)}|%`;
-  const identity = matchExpression(dialect, filter.groups, true);
-  let tier: RawBuilder<unknown>;
-  let relevance: RawBuilder<unknown>;
-  if (dialect === 'postgres') {
-    const all = matchExpression(dialect, filter.groups);
-    tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.search_vector @@ to_tsquery('simple', ${identity}) then 1 else 2 end`;
-    relevance = sql`ts_rank(l.search_vector, to_tsquery('simple', ${all})) desc`;
-  } else {
-    tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.seq in (select rowid from catalog_search where catalog_search match ${identity}) then 1 else 2 end`;
-    relevance = sql`bm25(catalog_search, 10.0, 8.0, 3.0, 1.0)`;
-  }
-  return filtered(db, dialect, filter)
+  const ranked = filter.groups.length > 0;
+  return db
+    .selectFrom(
+      keys
+        .orderBy(byName('l'))
+        .orderBy('l.id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .as('p'),
+    )
+    .innerJoin('catalog_listings as l', 'l.seq', 'p.seq')
     .select(['l.document', 'l.created_at', 'l.updated_at'])
-    .orderBy(tier)
-    .orderBy(relevance)
-    .orderBy(byName('l'))
-    .orderBy('l.id')
-    .limit(page.limit)
-    .offset(page.offset)
+    .$if(ranked, (q) => q.orderBy(sql.ref('p.tier')).orderBy(sql.ref('p.relevance'), rank))
+    .orderBy(byName('p'))
+    .orderBy('p.id')
     .execute();
 }
