@@ -4,8 +4,8 @@ import type { Dialect } from '../database.js';
 /**
  * A page of listings by filters alone walks a name-order index and tests each listing's kind,
  * categories, protocols and `updated_at` until it has its page. With only the name in the
- * index, every listing walked past was read from the table (a document each, mostly stored out
- * of line), and a category's listings may lie far apart in name order: at 100,000 listings a
+ * index, every listing walked past was read from the table (a row of about 2 kB with its
+ * document), and a category's listings may lie far apart in name order: at 100,000 listings a
  * page took 20–40 ms. The name-order indexes now carry what the filters test (and, on
  * PostgreSQL, the row's key), so the walk stays in the index and only the page's rows are read.
  */
