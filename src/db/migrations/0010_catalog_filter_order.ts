@@ -22,7 +22,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   }
   // SQLite has no INCLUDE; its indexes end with the rowid (seq) already.
   await sql`create index catalog_listings_order
-    on catalog_listings (name_key, id, kind, categories_key, protocols_key, updated_at)`.execute(db);
+    on catalog_listings (name_key, id, kind, categories_key, protocols_key, updated_at)`.execute(
+    db,
+  );
   await sql`create index catalog_listings_kind_order
-    on catalog_listings (kind, name_key, id, categories_key, protocols_key, updated_at)`.execute(db);
+    on catalog_listings (kind, name_key, id, categories_key, protocols_key, updated_at)`.execute(
+    db,
+  );
 }

@@ -137,7 +137,7 @@ export function searchPage(
   // read whole (nor, with words, sorted with their documents). By filters alone the keys come
   // from a name-order index that holds what the filters test (migration 0010).
   let keys = filtered(db, dialect, filter).select(['l.seq', 'l.name_key', 'l.id']);
-  let rank: 'asc' | 'desc' = 'asc';
+  let relevanceOrder: 'asc' | 'desc' = 'asc';
   if (filter.groups.length > 0) {
     const exact = `%|${escapeLike(filter.exactKey)}|%`;
     const identity = matchExpression(dialect, filter.groups, true);
@@ -147,7 +147,7 @@ export function searchPage(
       const all = matchExpression(dialect, filter.groups);
       tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.search_vector @@ to_tsquery('simple', ${identity}) then 1 else 2 end`;
       relevance = sql`ts_rank(l.search_vector, to_tsquery('simple', ${all}))`;
-      rank = 'desc';
+      relevanceOrder = 'desc';
     } else {
       tier = sql`case when l.names_key like ${exact} escape '\\' then 0 when l.seq in (select rowid from catalog_search where catalog_search match ${identity}) then 1 else 2 end`;
       relevance = sql`bm25(catalog_search, 10.0, 8.0, 3.0, 1.0)`;
@@ -155,21 +155,18 @@ export function searchPage(
     keys = keys
       .select([tier.as('tier'), relevance.as('relevance')])
       .orderBy('tier')
-      .orderBy('relevance', rank);
+      .orderBy('relevance', relevanceOrder);
   }
   const ranked = filter.groups.length > 0;
   return db
     .selectFrom(
-      keys
-        .orderBy(byName('l'))
-        .orderBy('l.id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .as('p'),
+      keys.orderBy(byName('l')).orderBy('l.id').limit(page.limit).offset(page.offset).as('p'),
     )
     .innerJoin('catalog_listings as l', 'l.seq', 'p.seq')
     .select(['l.document', 'l.created_at', 'l.updated_at'])
-    .$if(ranked, (q) => q.orderBy(sql.ref('p.tier')).orderBy(sql.ref('p.relevance'), rank))
+    .$if(ranked, (q) =>
+      q.orderBy(sql.ref('p.tier')).orderBy(sql.ref('p.relevance'), relevanceOrder),
+    )
     .orderBy(byName('p'))
     .orderBy('p.id')
     .execute();
