@@ -1,6 +1,7 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerClientError } from '../../src/http/error-handler.js';
 import { errorCodes } from '../../src/http/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
@@ -83,8 +84,34 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(envelopes(raw).at(-1)).toBe('malformed_request');
     });
 
+    // Node reports a request whose headers and body have not all arrived within the server's
+    // requestTimeout (30 s) as this client error; the same handler as above answers it.
+    it('should answer a request that took too long to arrive with 408 in the envelope', () => {
+      let written = '';
+      let destroyed = false;
+      const socket = {
+        destroyed: false,
+        writable: true,
+        write: (text: string) => (written += text),
+        destroy: () => (destroyed = true),
+      } as unknown as Socket;
+      answerClientError(
+        Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+        socket,
+      );
+      expect(written).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(written).toMatch(/\r\nConnection: close\r\n/);
+      expect(envelopes(written)).toEqual(['request_timeout']);
+      expect(destroyed).toBe(true);
+    });
+
     it('should document every code it answers with', () => {
-      for (const code of ['malformed_request', 'uri_too_long', 'headers_too_large']) {
+      for (const code of [
+        'malformed_request',
+        'uri_too_long',
+        'headers_too_large',
+        'request_timeout',
+      ]) {
         expect(errorCodes).toContain(code);
       }
     });
