@@ -1,41 +1,56 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { loadCatalogFile } from '../../src/modules/catalog/catalog.loader.js';
+import { matchSummary, searchPage } from '../../src/modules/catalog/catalog.search.repository.js';
 import { syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
+import { queryGroups } from '../../src/modules/catalog/catalog.text.js';
 import {
   createTestDatabase,
   openTestStore,
   testDialects,
+  type DialectName,
   type TestDatabase,
 } from '../helpers/databases.js';
+
+/** A fresh, migrated database for the enclosing `describe`, dropped after it. */
+function migratedStore(
+  dialect: DialectName,
+  prepare?: (store: Store) => Promise<unknown>,
+): () => Store {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    store = openTestStore(database);
+    await migrateToLatest(store);
+    await prepare?.(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+  return () => {
+    if (store === undefined) throw new Error('the store is opened before the tests run');
+    return store;
+  };
+}
 
 /**
  * A page of the catalog without a query is the first rows in name order: an index must give
  * them, or every such page sorts the whole catalog (PostgreSQL's name order is `collate "C"`).
  */
 describe.each(testDialects)('catalog name order (%s)', (dialect) => {
-  let database: TestDatabase;
-  let store: Store;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    store = openTestStore(database);
-    await migrateToLatest(store);
-  });
-
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
-  });
+  const store = migratedStore(dialect);
 
   it.each([
     ['all listings', sql``],
     ['one kind', sql`where l.kind = 'tool'`],
   ])('should read a page of %s from an index, without sorting', async (_label, where) => {
     const byName = dialect === 'postgres' ? sql`l.name_key collate "C"` : sql`l.name_key`;
-    const plan = await store.db.transaction().execute(async (trx) => {
+    const { db } = store();
+    const plan = await db.transaction().execute(async (trx) => {
       if (dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
       const explain = dialect === 'postgres' ? sql`explain` : sql`explain query plan`;
       const result = await sql<
@@ -55,7 +70,8 @@ describe.each(testDialects)('catalog name order (%s)', (dialect) => {
     ['catalog_listings_kind_order', sql`l.kind = 'tool' and`],
   ])('should test the filters of a page in %s alone', async (index, kind) => {
     const byName = dialect === 'postgres' ? sql`l.name_key collate "C"` : sql`l.name_key`;
-    const plan = await store.db.transaction().execute(async (trx) => {
+    const { db } = store();
+    const plan = await db.transaction().execute(async (trx) => {
       if (dialect === 'postgres') {
         await sql`set local enable_seqscan = off`.execute(trx);
         await sql`set local enable_bitmapscan = off`.execute(trx);
@@ -78,50 +94,103 @@ describe.each(testDialects)('catalog name order (%s)', (dialect) => {
 });
 
 /**
+ * SQLite: a search with words counts, ranks and pages every match; the columns it needs are read
+ * from `catalog_listings_matches` (migration 0011), not from the table's wide rows. The planner
+ * takes that index once the sync has gathered statistics.
+ */
+describe.runIf(testDialects.includes('sqlite'))('catalog matches read from an index', () => {
+  const store = migratedStore('sqlite', (opened) => syncCatalog(opened, loadCatalogFile()));
+
+  const planOf = async (query: Compilable) => {
+    const { sql: text, parameters } = query.compile();
+    const { rows } = await store().db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${text}`, [...parameters]),
+    );
+    return rows.map((row) => row.detail).join('\n');
+  };
+  const words = {
+    groups: queryGroups(['coding', 'agent']),
+    exactKey: 'code agent',
+    kind: 'agent',
+  };
+
+  it('should count and facet the matches from the index alone', async () => {
+    const plan = await planOf(matchSummary(store().db, 'sqlite', words));
+    expect(plan).toMatch(/SEARCH l USING COVERING INDEX catalog_listings_matches \(seq=\?[ )]/);
+    expect(plan).not.toMatch(/INTEGER PRIMARY KEY/);
+  });
+
+  it('should rank the matches from the index and read only the page from the table', async () => {
+    const plan = await planOf(searchPage(store().db, 'sqlite', words, { offset: 0, limit: 21 }));
+    expect(plan).toMatch(/SEARCH l USING COVERING INDEX catalog_listings_matches \(seq=\?[ )]/);
+    // The page's own rows, by key.
+    expect(plan).toMatch(/SEARCH l USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+  });
+});
+
+/**
  * After a sync that rewrote much of the catalog, PostgreSQL's planner has statistics and its
  * visibility map is set (or filter pages sort whole catalogs until autovacuum comes by); a
  * small change leaves that to autovacuum.
  */
-describe.runIf(testDialects.includes('postgres'))('catalog statistics after a sync', () => {
-  let database: TestDatabase;
-  let store: Store;
+describe.runIf(testDialects.includes('postgres'))(
+  'catalog statistics after a sync (postgres)',
+  () => {
+    const store = migratedStore('postgres');
 
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    store = openTestStore(database);
-    await migrateToLatest(store);
-  });
-
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
-  });
-
-  const statistics = async () => {
-    const { rows } = await sql<{ vacuums: string; analyzes: string; columns: string }>`
+    const statistics = async () => {
+      const { rows } = await sql<{ vacuums: string; analyzes: string; columns: string }>`
       select vacuum_count as vacuums, analyze_count as analyzes,
         (select count(*) from pg_stats where tablename = 'catalog_listings') as columns
-      from pg_stat_user_tables where relname = 'catalog_listings'`.execute(store.db);
-    const row = rows[0];
-    return {
-      vacuums: Number(row?.vacuums),
-      analyzes: Number(row?.analyzes),
-      columns: Number(row?.columns),
+      from pg_stat_user_tables where relname = 'catalog_listings'`.execute(store().db);
+      const row = rows[0];
+      return {
+        vacuums: Number(row?.vacuums),
+        analyzes: Number(row?.analyzes),
+        columns: Number(row?.columns),
+      };
     };
+
+    it('should vacuum and analyze the listings after a large sync only', async () => {
+      const listings = loadCatalogFile();
+      expect((await statistics()).columns).toBe(0);
+      await syncCatalog(store(), listings);
+      const loaded = await statistics();
+      expect(loaded).toMatchObject({ vacuums: 1, analyzes: 1 });
+      expect(loaded.columns).toBeGreaterThan(0);
+
+      const changed = listings.map((entry, i) =>
+        i === 0 ? { ...entry, summary: `${entry.summary} Changed.` } : entry,
+      );
+      await syncCatalog(store(), changed);
+      expect(await statistics()).toEqual(loaded);
+    });
+  },
+);
+
+describe.runIf(testDialects.includes('sqlite'))('catalog statistics after a sync (sqlite)', () => {
+  const store = migratedStore('sqlite');
+
+  const statistics = async () => {
+    const { rows } = await sql<{ idx: string; stat: string }>`select idx, stat from sqlite_stat1
+      where tbl = 'catalog_listings' order by idx`.execute(store().db);
+    return rows;
   };
 
-  it('should vacuum and analyze the listings after a large sync only', async () => {
+  it('should analyze the listings after a large sync only', async () => {
     const listings = loadCatalogFile();
-    expect((await statistics()).columns).toBe(0);
-    await syncCatalog(store, listings);
-    const loaded = await statistics();
-    expect(loaded).toMatchObject({ vacuums: 1, analyzes: 1 });
-    expect(loaded.columns).toBeGreaterThan(0);
+    expect(await statistics()).toEqual([]);
+    await syncCatalog(store(), listings);
+    expect(await statistics()).toContainEqual({
+      idx: 'catalog_listings_matches',
+      stat: `${listings.length} 1 1 1 1 1 1 1 1`,
+    });
 
+    await sql`delete from sqlite_stat1`.execute(store().db);
     const changed = listings.map((entry, i) =>
       i === 0 ? { ...entry, summary: `${entry.summary} Changed.` } : entry,
     );
-    await syncCatalog(store, changed);
-    expect(await statistics()).toEqual(loaded);
+    await syncCatalog(store(), changed);
+    expect(await statistics()).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import * as catalogOrder from './0007_catalog_order.js';
 import * as catalogStorage from './0008_catalog_storage.js';
 import * as catalogGroups from './0009_catalog_groups.js';
 import * as catalogFilterOrder from './0010_catalog_filter_order.js';
+import * as catalogSearchKeys from './0011_catalog_search_keys.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -31,6 +32,7 @@ const all: Record<string, DialectMigration> = {
   '0008_catalog_storage': catalogStorage,
   '0009_catalog_groups': catalogGroups,
   '0010_catalog_filter_order': catalogFilterOrder,
+  '0011_catalog_search_keys': catalogSearchKeys,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -6,7 +6,7 @@ import {
   allTerms,
   anyMatch,
   closestTermPg,
-  matchSummaryRows,
+  matchSummary,
   type ListingFilter,
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
@@ -77,7 +77,7 @@ export async function analyse(
     cache.groups ??= await catalogGroups(store.db);
     found = summarise(cache.groups.filter((group) => passes(group, filters)));
   } else {
-    found = summarise(await matchSummaryRows(store.db, store.dialect, first));
+    found = summarise(await matchSummary(store.db, store.dialect, first).execute());
   }
   const answer = { ...first, ...found, corrected_query: null, suggestions: [] as string[] };
   if (found.total > 0 || words.length === 0) return answer;
@@ -90,7 +90,7 @@ export async function analyse(
   }
   if (corrected.some((word, i) => word !== words[i])) {
     const second = plan(corrected);
-    const fixed = summarise(await matchSummaryRows(store.db, store.dialect, second));
+    const fixed = summarise(await matchSummary(store.db, store.dialect, second).execute());
     const query = corrected.join(' ');
     if (fixed.total > 0)
       return { ...second, ...fixed, corrected_query: query, suggestions: [query] };
@@ -100,14 +100,16 @@ export async function analyse(
     const relaxed: { query: string; list: string[]; total: number }[] = [];
     for (const i of corrected.keys()) {
       const list = corrected.filter((_, j) => j !== i);
-      const { total } = summarise(await matchSummaryRows(store.db, store.dialect, plan(list)));
+      const { total } = summarise(
+        await matchSummary(store.db, store.dialect, plan(list)).execute(),
+      );
       if (total > 0) relaxed.push({ query: list.join(' '), list, total });
     }
     relaxed.sort((a, b) => a.total - b.total);
     const [best] = relaxed;
     if (best !== undefined) {
       const third = plan(best.list);
-      const found = summarise(await matchSummaryRows(store.db, store.dialect, third));
+      const found = summarise(await matchSummary(store.db, store.dialect, third).execute());
       return {
         ...third,
         ...found,

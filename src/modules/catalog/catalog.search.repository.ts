@@ -94,8 +94,11 @@ function filtered(db: Db, dialect: Dialect, filter: ListingFilter) {
   return query;
 }
 
-/** How many matches have each combination of kind, categories and protocols: the total and the facets. */
-export function matchSummaryRows(db: Db, dialect: Dialect, filter: ListingFilter) {
+/**
+ * The query for how many matches have each combination of kind, categories and protocols: the
+ * total and the facets.
+ */
+export function matchSummary(db: Db, dialect: Dialect, filter: ListingFilter) {
   return filtered(db, dialect, filter)
     .select((eb) => [
       'l.kind',
@@ -103,8 +106,7 @@ export function matchSummaryRows(db: Db, dialect: Dialect, filter: ListingFilter
       'l.protocols_key',
       eb.fn.countAll<number>().as('n'),
     ])
-    .groupBy(['l.kind', 'l.categories_key', 'l.protocols_key'])
-    .execute();
+    .groupBy(['l.kind', 'l.categories_key', 'l.protocols_key']);
 }
 
 /** Whether anything matches (used to decide which query words are misspelt). */
@@ -117,7 +119,7 @@ export async function anyMatch(db: Db, dialect: Dialect, groups: Group[]): Promi
 }
 
 /**
- * One page of listings, ranked (docs/discovery.md, "Ranking"): a listing whose name or alias is
+ * The query for one page of listings, ranked (docs/discovery.md, "Ranking"): a listing whose name or alias is
  * the query; then listings where every part of the query is found in the name, an alias, the
  * kind or a category (what the listing *is*); then the rest. Within each tier by the engine's
  * relevance (name and aliases weigh most, then kind and categories, then the text), then by
@@ -168,6 +170,5 @@ export function searchPage(
       q.orderBy(sql.ref('p.tier')).orderBy(sql.ref('p.relevance'), relevanceOrder),
     )
     .orderBy(byName('p'))
-    .orderBy('p.id')
-    .execute();
+    .orderBy('p.id');
 }

@@ -56,9 +56,12 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
     analysis.total === 0
       ? []
       : await remember(cache, `p:${fingerprint}:${offset}:${limit}`, async () =>
-          (await searchPage(store.db, store.dialect, analysis, { offset, limit: limit + 1 })).map(
-            listingOf,
-          ),
+          (
+            await searchPage(store.db, store.dialect, analysis, {
+              offset,
+              limit: limit + 1,
+            }).execute()
+          ).map(listingOf),
         );
   const page = items.slice(0, limit);
   return {

@@ -33,12 +33,13 @@ export async function lockCatalog(db: Db, dialect: Dialect): Promise<void> {
 }
 
 /**
- * PostgreSQL, after a sync that rewrote much of the catalog (the threshold autovacuum uses for
- * its own ANALYZE): the planner's statistics, without which it would sort whole filtered
- * catalogs instead of walking a name-order index, and the visibility map, which lets a page by
- * filters read its keys from the index alone (see migration 0010). Autovacuum would do the same
- * within minutes; a first start should not serve slow pages until then. Runs outside the sync's
- * transaction, as VACUUM must. SQLite's planner needs neither.
+ * After a sync that rewrote much of the catalog (the threshold autovacuum uses for its own
+ * ANALYZE), the planner's statistics: without them PostgreSQL sorts whole filtered catalogs
+ * instead of walking a name-order index, and SQLite reads every match of a search from the table
+ * instead of from `catalog_listings_matches` (migrations 0010 and 0011). On PostgreSQL also the
+ * visibility map, which lets a page by filters read its keys from the index alone. Autovacuum
+ * would do the same within minutes (SQLite has nothing that would); a first start should not
+ * serve slow pages until then. Runs outside the sync's transaction, as VACUUM must.
  */
 export async function refreshStatistics(
   db: Db,
@@ -46,8 +47,9 @@ export async function refreshStatistics(
   written: number,
   listings: number,
 ): Promise<void> {
-  if (dialect !== 'postgres' || written < 50 + 0.1 * listings) return;
-  await sql`vacuum (analyze) catalog_listings`.execute(db);
+  if (written < 50 + 0.1 * listings) return;
+  if (dialect === 'postgres') await sql`vacuum (analyze) catalog_listings`.execute(db);
+  else await sql`analyze catalog_listings`.execute(db);
 }
 
 export async function listingHashes(db: Db): Promise<Map<string, string>> {
