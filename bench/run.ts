@@ -110,7 +110,10 @@ async function benchDialect(dialect: BenchDialect): Promise<Row[]> {
 
     const rows: Row[] = [];
     const pair = async (workload: string, service: Load, name: string, baseline: Load) => {
-      const [ours, theirs] = await compare([service, baseline]);
+      const [ours, theirs] = await compare([
+        { ...service, postgres: dialect === 'postgres' },
+        { ...baseline, postgres: dialect === 'postgres' },
+      ]);
       if (ours === undefined || theirs === undefined) throw new Error('no result');
       rows.push({ dialect, workload, service: ours, baseline: { name, result: theirs } });
       console.error(`${dialect} ${workload}: ${ours.rps.toFixed(0)} vs ${theirs.rps.toFixed(0)}`);
@@ -166,6 +169,7 @@ async function benchDialect(dialect: BenchDialect): Promise<Row[]> {
     const board = await load({
       url: service.url,
       pid: service.child.pid,
+      postgres: dialect === 'postgres',
       path: '/api/leaderboard',
     });
     rows.push({ dialect, workload: 'GET /api/leaderboard (~1,000 ranked)', service: board });
@@ -190,7 +194,9 @@ for (const dialect of benchDialects()) rows.push(...(await benchDialect(dialect)
 
 const latency = (result: LoadResult) => `${result.p50} / ${result.p99}`;
 console.log(`\n${machine()}; ${SECONDS} s per load, ${CONNECTIONS} connections\n`);
-const cpu = (result: LoadResult) => (Number.isNaN(result.cpuMs) ? '—' : result.cpuMs.toFixed(2));
+const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(2));
+const cpu = (result: LoadResult) => ms(result.cpuMs);
+const postgresCpu = (result: LoadResult) => ms(result.postgresCpuMs);
 printTable(
   [
     'db',
@@ -198,9 +204,11 @@ printTable(
     'service req/s',
     'p50 / p99 ms',
     'CPU ms/req',
+    'PG CPU ms/req',
     'baseline',
     'baseline req/s',
     'CPU ms/req',
+    'PG CPU ms/req',
     'ratio',
     'failed',
   ],
@@ -210,9 +218,11 @@ printTable(
     formatRps(service.rps),
     latency(service),
     cpu(service),
+    postgresCpu(service),
     baseline?.name ?? '—',
     baseline === undefined ? '—' : formatRps(baseline.result.rps),
     baseline === undefined ? '—' : cpu(baseline.result),
+    baseline === undefined ? '—' : postgresCpu(baseline.result),
     baseline === undefined ? '—' : (service.rps / baseline.result.rps).toFixed(2),
     service.failures + (baseline?.result.failures ?? 0),
   ]),

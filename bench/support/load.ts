@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 
@@ -10,6 +10,8 @@ export interface LoadResult {
   failures: number;
   /** CPU time the server process spent per request (when its pid is known), in ms. */
   cpuMs: number;
+  /** CPU time PostgreSQL's processes spent per request (when `postgres` is set), in ms. */
+  postgresCpuMs: number;
 }
 
 export interface Load {
@@ -24,16 +26,47 @@ export interface Load {
   seconds?: number;
   /** The server's process id, to measure its CPU time per request. */
   pid?: number | undefined;
+  /** The server uses PostgreSQL on this machine: measure its processes' CPU time too. */
+  postgres?: boolean;
 }
 
-/** User + system CPU time of a process so far, in ms (Linux clock ticks are 10 ms). */
-function cpuTimeMs(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const fields =
-    readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
-      .split(') ')[1]
-      ?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** A process's name and its user + system CPU time so far, in ms (clock ticks are 10 ms). */
+function processCpu(pid: number | string): { name: string; ms: number } {
+  const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(') '));
+  return { name, ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+}
+
+const cpuTimeMs = (pid: number | undefined): number =>
+  pid === undefined ? NaN : processCpu(pid).ms;
+
+/** CPU time of each PostgreSQL process on this machine so far (backends and workers), in ms. */
+function postgresCpu(): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const { name, ms } = processCpu(entry);
+      if (name === 'postgres') times.set(entry, ms);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return times;
+}
+
+/**
+ * The CPU time PostgreSQL's processes spent since `before`: those that started meanwhile count
+ * whole, those that ended (an idle connection closed by its pool) are missed. NaN when no
+ * PostgreSQL process runs here (a server elsewhere).
+ */
+function postgresCpuSince(before: Map<string, number>): number {
+  const after = postgresCpu();
+  if (after.size === 0) return NaN;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -69,9 +102,11 @@ function optionsOf(spec: Load): autocannon.Options {
 }
 
 async function once(spec: Load, seconds: number): Promise<LoadResult> {
+  const postgresBefore = spec.postgres === true ? postgresCpu() : undefined;
   const cpuBefore = cpuTimeMs(spec.pid);
   const result = await autocannon({ ...optionsOf(spec), duration: seconds });
   const cpu = cpuTimeMs(spec.pid) - cpuBefore;
+  const postgres = postgresBefore === undefined ? NaN : postgresCpuSince(postgresBefore);
   const statuses = Object.keys(result.statusCodeStats ?? {}).filter(
     (code) => !code.startsWith('2'),
   );
@@ -82,6 +117,7 @@ async function once(spec: Load, seconds: number): Promise<LoadResult> {
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
     cpuMs: cpu / Math.max(1, result.requests.total),
+    postgresCpuMs: postgres / Math.max(1, result.requests.total),
   };
 }
 
@@ -108,6 +144,7 @@ export async function compare(specs: Load[]): Promise<LoadResult[]> {
     p99: median(results.map((result) => result.p99)),
     failures: results.reduce((sum, result) => sum + result.failures, 0),
     cpuMs: results.reduce((sum, result) => sum + result.cpuMs, 0) / results.length,
+    postgresCpuMs: results.reduce((sum, result) => sum + result.postgresCpuMs, 0) / results.length,
   }));
 }
 
