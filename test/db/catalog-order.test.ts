@@ -1,48 +1,18 @@
 import { CompiledQuery, sql, type Compilable } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { loadCatalogFile } from '../../src/modules/catalog/catalog.loader.js';
 import { matchSummary, searchPage } from '../../src/modules/catalog/catalog.search.repository.js';
 import { syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
 import { queryGroups } from '../../src/modules/catalog/catalog.text.js';
-import {
-  createTestDatabase,
-  openTestStore,
-  testDialects,
-  type DialectName,
-  type TestDatabase,
-} from '../helpers/databases.js';
-
-/** A fresh, migrated database for the enclosing `describe`, dropped after it. */
-function migratedStore(
-  dialect: DialectName,
-  prepare?: (store: Store) => Promise<unknown>,
-): () => Store {
-  let database: TestDatabase | undefined;
-  let store: Store | undefined;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    store = openTestStore(database);
-    await migrateToLatest(store);
-    await prepare?.(store);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
-  });
-  return () => {
-    if (store === undefined) throw new Error('the store is opened before the tests run');
-    return store;
-  };
-}
+import { suiteStore, testDialects } from '../helpers/databases.js';
 
 /**
  * A page of the catalog without a query is the first rows in name order: an index must give
  * them, or every such page sorts the whole catalog (PostgreSQL's name order is `collate "C"`).
  */
 describe.each(testDialects)('catalog name order (%s)', (dialect) => {
-  const store = migratedStore(dialect);
+  const store = suiteStore(dialect);
 
   it.each([
     ['all listings', sql``],
@@ -99,7 +69,10 @@ describe.each(testDialects)('catalog name order (%s)', (dialect) => {
  * takes that index once the sync has gathered statistics.
  */
 describe.runIf(testDialects.includes('sqlite'))('catalog matches read from an index', () => {
-  const store = migratedStore('sqlite', (opened) => syncCatalog(opened, loadCatalogFile()));
+  const store = suiteStore('sqlite', async (opened) => {
+    await migrateToLatest(opened);
+    await syncCatalog(opened, loadCatalogFile());
+  });
 
   const planOf = async (query: Compilable) => {
     const { sql: text, parameters } = query.compile();
@@ -136,7 +109,7 @@ describe.runIf(testDialects.includes('sqlite'))('catalog matches read from an in
 describe.runIf(testDialects.includes('postgres'))(
   'catalog statistics after a sync (postgres)',
   () => {
-    const store = migratedStore('postgres');
+    const store = suiteStore('postgres');
 
     const statistics = async () => {
       const { rows } = await sql<{ vacuums: string; analyzes: string; columns: string }>`
@@ -169,7 +142,7 @@ describe.runIf(testDialects.includes('postgres'))(
 );
 
 describe.runIf(testDialects.includes('sqlite'))('catalog statistics after a sync (sqlite)', () => {
-  const store = migratedStore('sqlite');
+  const store = suiteStore('sqlite');
 
   const statistics = async () => {
     const { rows } = await sql<{ idx: string; stat: string }>`select idx, stat from sqlite_stat1

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseTarget } from '../../src/config.js';
 import { openStore, type Store } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 
 export type DialectName = DatabaseTarget['dialect'];
 
@@ -64,3 +66,28 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
 /** A store on a test database, for tests of the database layer itself (no app around it). */
 export const openTestStore = (database: TestDatabase): Store =>
   openStore({ database: database.target, sqliteBusyTimeoutMs: 1000, sqliteSynchronous: 'NORMAL' });
+
+/**
+ * A store on a fresh database for the enclosing `describe`, dropped after it. `prepare` runs
+ * once before the tests (by default: every migration). Call the returned function in a test.
+ */
+export function suiteStore(
+  dialect: DialectName,
+  prepare: (store: Store) => Promise<unknown> = migrateToLatest,
+): () => Store {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    store = openTestStore(database);
+    await prepare(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+  return () => {
+    if (store === undefined) throw new Error('the store is opened before the tests run');
+    return store;
+  };
+}
