@@ -11,6 +11,7 @@ import * as catalogStorage from './0008_catalog_storage.js';
 import * as catalogGroups from './0009_catalog_groups.js';
 import * as catalogFilterOrder from './0010_catalog_filter_order.js';
 import * as catalogSearchKeys from './0011_catalog_search_keys.js';
+import * as scoreShards from './0012_score_shards.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -33,6 +34,7 @@ const all: Record<string, DialectMigration> = {
   '0009_catalog_groups': catalogGroups,
   '0010_catalog_filter_order': catalogFilterOrder,
   '0011_catalog_search_keys': catalogSearchKeys,
+  '0012_score_shards': scoreShards,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

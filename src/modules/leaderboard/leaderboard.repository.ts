@@ -43,17 +43,28 @@ export async function leaderboard(db: Db, limit: number) {
 /** A leaderboard row with its rank (equal scores share one). */
 export type LeaderboardRow = Awaited<ReturnType<typeof leaderboard>>[number] & { rank: number };
 
+/** Rows per score in the per-score counts (migration 0012). */
+const SCORE_SHARDS = 8;
+
 /**
  * Moves one player from score `from` (null: not ranked yet) to score `to` in the per-score
- * counts, inside the deal's transaction. One statement, rows in ascending score order, so two
- * deals moving players between the same two scores lock them in the same order.
+ * counts, inside the deal's transaction. Each player's counts go to one of a score's shards, so
+ * concurrent deals ending on the same score rarely wait for each other's row. One statement,
+ * rows in ascending score order, so two deals moving players between the same two scores lock
+ * them in the same order.
  */
-export async function moveScore(db: Db, from: number | null, to: number): Promise<void> {
+export async function moveScore(
+  db: Db,
+  playerId: string,
+  from: number | null,
+  to: number,
+): Promise<void> {
   if (from === to) return;
+  const shard = playerId.charCodeAt(playerId.length - 1) % SCORE_SHARDS;
   const changes = [{ score_hundredths: to, players: 1 }];
   if (from !== null) changes.push({ score_hundredths: from, players: -1 });
   changes.sort((a, b) => a.score_hundredths - b.score_hundredths);
-  const values: Record<string, number> = {};
+  const values: Record<string, number> = { shard };
   changes.forEach((change, i) => {
     values[`score${i}`] = change.score_hundredths;
     values[`players${i}`] = change.players;
@@ -69,11 +80,12 @@ const addToScores = [1, 2].map((count) =>
       .values(
         Array.from({ length: count }, (_, i) => ({
           score_hundredths: values[`score${i}`] as number,
+          shard: values.shard as number,
           players: values[`players${i}`] as number,
         })),
       )
       .onConflict((conflict) =>
-        conflict.column('score_hundredths').doUpdateSet((eb) => ({
+        conflict.columns(['score_hundredths', 'shard']).doUpdateSet((eb) => ({
           players: eb('leaderboard_scores.players', '+', eb.ref('excluded.players')),
         })),
       ),

@@ -179,5 +179,5 @@ export async function rankCharged(db: Db, deal: DealCharge, row: Charged): Promi
     row.total_market_cents - deal.marketCents,
     row.total_spent_cents - deal.priceCents,
   );
-  await moveScore(db, before, Number(row.score_hundredths));
+  await moveScore(db, deal.playerId, before, Number(row.score_hundredths));
 }
