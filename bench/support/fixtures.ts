@@ -142,11 +142,14 @@ export async function addRankedPlayers(
     await direct.insert('haggle_sessions', sessions);
     await direct.insert('transactions', transactions);
   }
-  // The per-score counts, rebuilt from the players as the migration does.
+  // The per-score counts, rebuilt from the players, each in its own shard as its deals would
+  // have left it (the last character's code, modulo 8: `moveScore`).
+  const lastCode =
+    direct.dialect === 'postgres' ? 'ascii(right(id, 1))' : 'unicode(substr(id, -1))';
   await direct.run('delete from leaderboard_scores');
-  await direct.run(`insert into leaderboard_scores (score_hundredths, players)
-    select score_hundredths, count(*) from players where score_hundredths is not null
-    group by score_hundredths`);
+  await direct.run(`insert into leaderboard_scores (score_hundredths, shard, players)
+    select score_hundredths, ${lastCode} % 8, count(*) from players
+    where score_hundredths is not null group by 1, 2`);
   return out;
 }
 
