@@ -119,11 +119,11 @@ export async function anyMatch(db: Db, dialect: Dialect, groups: Group[]): Promi
 }
 
 /**
- * The query for one page of listings, ranked (docs/discovery.md, "Ranking"): a listing whose name or alias is
- * the query; then listings where every part of the query is found in the name, an alias, the
- * kind or a category (what the listing *is*); then the rest. Within each tier by the engine's
- * relevance (name and aliases weigh most, then kind and categories, then the text), then by
- * name and id, so pages never overlap or skip. Without a query: by name.
+ * The query for one page of listings, ranked (docs/discovery.md, "Ranking"): a listing whose
+ * name or alias is the query; then listings where every part of the query is found in the name,
+ * an alias, the kind or a category (what the listing *is*); then the rest. Within each tier by
+ * the engine's relevance (name and aliases weigh most, then kind and categories, then the
+ * text), then by name and id, so pages never overlap or skip. Without a query: by name.
  */
 export function searchPage(
   db: Db,
