@@ -2,7 +2,8 @@ import { Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrationsFor } from '../../src/db/migrations/index.js';
-import { moveScore } from '../../src/modules/leaderboard/leaderboard.repository.js';
+import { runTogether } from '../../src/db/prepared.js';
+import { scoreMoves } from '../../src/modules/leaderboard/leaderboard.repository.js';
 import { suiteStore, testDialects } from '../helpers/databases.js';
 
 /**
@@ -27,6 +28,9 @@ describe.each(testDialects)('per-score counts in shards (%s)', (dialect) => {
       ).rows[0]?.n,
     );
 
+  const move = (playerId: string, from: number, to: number) =>
+    runTogether(store().db, scoreMoves(playerId, from, to));
+
   it('should keep the counts it had, then spread moves by player', async () => {
     const migrator = new Migrator({
       db: store().db,
@@ -43,8 +47,8 @@ describe.each(testDialects)('per-score counts in shards (%s)', (dialect) => {
     ]);
 
     // Two players whose ids fall in different shards ('f' and '7'), each moving off 150.
-    await moveScore(store().db, 'player-f', 150, 200);
-    await moveScore(store().db, 'player-7', 150, 200);
+    await move('player-f', 150, 200);
+    await move('player-7', 150, 200);
     expect(await rows()).toEqual([
       { score: 120, shard: 0, players: 1 },
       { score: 150, shard: 0, players: 2 },
@@ -58,7 +62,7 @@ describe.each(testDialects)('per-score counts in shards (%s)', (dialect) => {
     expect(await better(200)).toBe(0);
 
     // The same player again: its own rows, not new ones.
-    await moveScore(store().db, 'player-f', 200, 120);
+    await move('player-f', 200, 120);
     expect(await better(100)).toBe(3);
     expect((await rows()).filter((row) => row.shard === 6)).toEqual([
       { score: 120, shard: 6, players: 1 },

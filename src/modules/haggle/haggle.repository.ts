@@ -33,6 +33,8 @@ const lockedSession = compiledOnce((db, ids: { sessionId: string; playerId: stri
     .selectAll('s')
     .select([
       'pl.credits_cents as player_credits_cents',
+      'pl.total_market_cents as player_market_cents',
+      'pl.total_spent_cents as player_spent_cents',
       'p.name as product_name',
       'p.description as product_description',
       'p.category as product_category',
@@ -43,22 +45,27 @@ const lockedSession = compiledOnce((db, ids: { sessionId: string; playerId: stri
     ])
     .where('s.id', '=', ids.sessionId)
     .where('s.player_id', '=', ids.playerId)
-    .$if(db.getExecutor().adapter instanceof PostgresAdapter, (query) => query.forUpdate('s')),
+    .$if(db.getExecutor().adapter instanceof PostgresAdapter, (query) =>
+      query.forNoKeyUpdate(['s', 'pl']),
+    ),
 );
 
-/** A session with what deciding on it needs: the player's balance and the product. */
+/** A session with what deciding on it needs: the player's balance and totals, and the product. */
 export interface LockedSession {
   session: SessionRow;
   creditsCents: number;
+  /** The player's totals so far, which a deal's score is worked out from. */
+  totals: { marketCents: number; spentCents: number };
   product: ProductRow;
 }
 
 /**
- * The player's session, its player's balance and its product in one read, locking the session
- * row until the transaction ends, so two requests on one session are decided one after the
- * other: `FOR UPDATE OF` the session only on PostgreSQL (the player and the product stay
- * unlocked; the deal's writes are conditional); SQLite's IMMEDIATE transactions already lock
- * the whole database.
+ * The player's session, its player's balance and totals and its product in one read, locking
+ * the session and the player until the transaction ends, so two requests on one session are
+ * decided one after the other, and a deal's score move is worked out from totals no other deal
+ * can change meanwhile: `FOR NO KEY UPDATE OF` both on PostgreSQL (the product stays unlocked;
+ * the deal's writes are conditional); SQLite's IMMEDIATE transactions already lock the whole
+ * database.
  */
 export async function lockOwnSession(
   trx: Transaction<Database>,
@@ -68,6 +75,8 @@ export async function lockOwnSession(
   if (row === undefined) return undefined;
   const {
     player_credits_cents: creditsCents,
+    player_market_cents: marketCents,
+    player_spent_cents: spentCents,
     product_name: name,
     product_description: description,
     product_category: category,
@@ -80,6 +89,7 @@ export async function lockOwnSession(
   return {
     session,
     creditsCents,
+    totals: { marketCents, spentCents },
     product: {
       id: session.product_id,
       name,

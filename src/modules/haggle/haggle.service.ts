@@ -37,7 +37,7 @@ export async function makeOffer(
 ): Promise<OfferOutcome> {
   const offerCents = parseCents(input.offer_amount, 'offer_amount');
   return deps.store.db.transaction().execute(async (trx) => {
-    const { session, creditsCents, product } = await activeOwnSession(
+    const { session, creditsCents, totals, product } = await activeOwnSession(
       trx,
       playerId,
       input.session_id,
@@ -90,6 +90,7 @@ export async function makeOffer(
         ({ session: updated, product: after } = await closeDeal(trx, {
           session,
           product,
+          totals,
           priceCents: offerCents,
           at,
           turn,
@@ -124,7 +125,11 @@ export async function acceptCounter(
   sessionId: string,
 ): Promise<AcceptOutcome> {
   return deps.store.db.transaction().execute(async (trx) => {
-    const { session, creditsCents, product } = await activeOwnSession(trx, playerId, sessionId);
+    const { session, creditsCents, totals, product } = await activeOwnSession(
+      trx,
+      playerId,
+      sessionId,
+    );
     const priceCents = session.counter_offer_cents;
     if (priceCents === null) {
       throw new AppError(
@@ -135,7 +140,7 @@ export async function acceptCounter(
     if (creditsCents < priceCents) throw insufficientCredits();
     const at = now();
     const turn: Turn = [playerNote(session, playerWords.accept(priceCents), priceCents, at)];
-    const deal = await closeDeal(trx, { session, product, priceCents, at, turn });
+    const deal = await closeDeal(trx, { session, product, totals, priceCents, at, turn });
     // What the deal wrote, with the product's details: nothing to read back.
     const transaction: TransactionWithProduct = {
       ...deal.transaction,

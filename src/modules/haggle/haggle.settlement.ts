@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { runTogether } from '../../db/prepared.js';
-import { chargeForDeal, rankCharged } from '../players/players.repository.js';
+import { scoreHundredths, scoreMoves } from '../leaderboard/leaderboard.repository.js';
+import { chargeForDeal } from '../players/players.repository.js';
 import { takeOneFromStock } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { insertTransaction } from '../transactions/transactions.repository.js';
@@ -25,22 +26,24 @@ export type Turn = [MessageRow] | [MessageRow, MessageRow];
 
 /**
  * Makes the deal at `priceCents` and records the turn that made it: closes the session, takes
- * one unit of stock, charges the player and records the transaction, all conditional updates
- * sent at once. Any that finds the state changed under it throws, and the database
- * transaction undoes the others.
+ * one unit of stock, charges the player, records the transaction and moves the player's score in
+ * the per-score counts, all sent at once. Any conditional update that finds the state changed
+ * under it throws, and the database transaction undoes the others. `totals` are the player's,
+ * read under the lock of `lockOwnSession`.
  */
 export async function closeDeal(
   trx: Transaction<Database>,
   deal: {
     session: SessionRow;
     product: ProductRow;
+    totals: { marketCents: number; spentCents: number };
     priceCents: number;
     at: string;
     turn: Turn;
     changes?: Partial<SessionRow>;
   },
 ): Promise<Deal> {
-  const { session, product, priceCents, at } = deal;
+  const { session, product, totals, priceCents, at } = deal;
   const closed: SessionRow = {
     ...session,
     ...deal.changes,
@@ -65,18 +68,25 @@ export async function closeDeal(
     status: 'completed',
     created_at: at,
   };
+  // Never null: a deal's price is above zero, so the player has spent something.
+  const score =
+    scoreHundredths(totals.marketCents + product.market_cents, totals.spentCents + priceCents) ?? 0;
   const [, moved, [sold], [charged]] = await runTogether(trx, [
     messagesInsert(deal.turn),
     moveFrom(session, closed),
     takeOneFromStock(product.id, at),
     chargeForDeal(charge),
     insertTransaction(transaction),
+    ...scoreMoves(session.player_id, scoreHundredths(totals.marketCents, totals.spentCents), score),
   ]);
   // In this order: a session another request moved explains the rest.
   if (moved.length !== 1) throw movedMeanwhile();
   if (sold === undefined) throw outOfStock();
   if (charged === undefined) throw insufficientCredits();
-  await rankCharged(trx, charge, charged);
+  // The charge worked the score out from the totals it found: the ones read under the lock.
+  if (Number(charged.score_hundredths) !== score) {
+    throw new Error('The player changed while locked: the per-score counts would be wrong.');
+  }
   return {
     session: closed,
     transaction,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { compiledOnce } from '../../db/prepared.js';
+import { compiledOnce, type Step } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 
 type Db = Kysely<Database>;
@@ -47,19 +47,14 @@ export type LeaderboardRow = Awaited<ReturnType<typeof leaderboard>>[number] & {
 const SCORE_SHARDS = 8;
 
 /**
- * Moves one player from score `from` (null: not ranked yet) to score `to` in the per-score
- * counts, inside the deal's transaction. Each player's counts go to one of a score's shards, so
- * concurrent deals ending on the same score rarely wait for each other's row. One statement,
- * rows in ascending score order, so two deals moving players between the same two scores lock
- * them in the same order.
+ * What moves one player from score `from` (null: not ranked yet) to score `to` in the per-score
+ * counts: a step of the deal's writes (`runTogether`), none when the score stays. Each player's
+ * counts go to one of a score's shards, so concurrent deals ending on the same score rarely wait
+ * for each other's row. Rows in ascending score order, so two deals moving players between the
+ * same two scores lock them in the same order.
  */
-export async function moveScore(
-  db: Db,
-  playerId: string,
-  from: number | null,
-  to: number,
-): Promise<void> {
-  if (from === to) return;
+export function scoreMoves(playerId: string, from: number | null, to: number): Step<unknown>[] {
+  if (from === to) return [];
   const shard = playerId.charCodeAt(playerId.length - 1) % SCORE_SHARDS;
   const changes = [{ score_hundredths: to, players: 1 }];
   if (from !== null) changes.push({ score_hundredths: from, players: -1 });
@@ -69,7 +64,7 @@ export async function moveScore(
     values[`score${i}`] = change.score_hundredths;
     values[`players${i}`] = change.players;
   });
-  await (addToScores[changes.length - 1] as (typeof addToScores)[number])(db, values);
+  return [(addToScores[changes.length - 1] as (typeof addToScores)[number]).with(values)];
 }
 
 /** The per-score upserts of one and of two scores. */
@@ -88,6 +83,7 @@ const addToScores = [1, 2].map((count) =>
         conflict.columns(['score_hundredths', 'shard']).doUpdateSet((eb) => ({
           players: eb('leaderboard_scores.players', '+', eb.ref('excluded.players')),
         })),
-      ),
+      )
+      .returning('players'),
   ),
 );

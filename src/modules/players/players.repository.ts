@@ -1,7 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { compiledOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
-import { moveScore, scoreHundredths } from '../leaderboard/leaderboard.repository.js';
 import type { NewPlayerRow, PlayerRow, PlayersTable } from './players.tables.js';
 
 type Db = Kysely<Database>;
@@ -164,20 +163,9 @@ interface DealCharge {
  * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
  * same statement, so two deals racing for the last credits cannot both pass. Its row (none when
  * the player could not be charged) holds the balance this update produced, so each deal reports
- * its own, and the ranking columns it set; `rankCharged` then moves the per-score counts, in the
- * same transaction.
+ * its own, and the ranking columns it set (the deal moves the per-score counts in the same
+ * statement: `scoreMoves`).
  */
 export function chargeForDeal(deal: DealCharge) {
   return charge.with(deal);
-}
-
-export type Charged = Awaited<ReturnType<typeof charge>>['rows'][number];
-
-/** Moves the player from the score before this charge to the one it produced. */
-export async function rankCharged(db: Db, deal: DealCharge, row: Charged): Promise<void> {
-  const before = scoreHundredths(
-    row.total_market_cents - deal.marketCents,
-    row.total_spent_cents - deal.priceCents,
-  );
-  await moveScore(db, deal.playerId, before, Number(row.score_hundredths));
 }
