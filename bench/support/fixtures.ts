@@ -143,7 +143,7 @@ export async function addRankedPlayers(
     await direct.insert('transactions', transactions);
   }
   // The per-score counts, rebuilt from the players, each in its own shard as its deals would
-  // have left it (the last character's code, modulo 8: `moveScore`).
+  // have left it (the last character's code, modulo 8: `scoreMoves`).
   const lastCode =
     direct.dialect === 'postgres' ? 'ascii(right(id, 1))' : 'unicode(substr(id, -1))';
   await direct.run('delete from leaderboard_scores');
