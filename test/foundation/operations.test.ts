@@ -45,6 +45,16 @@ describe('operating the service', () => {
       });
     });
 
+    it('should write request lines only at the configured level or below', async () => {
+      const quiet = await createTestApp('sqlite', { LOG_LEVEL: 'warn' });
+      try {
+        await quiet.app.inject({ url: '/healthz', headers: { 'x-request-id': 'r-quiet' } });
+        expect(quiet.logs.join('')).not.toContain('r-quiet');
+      } finally {
+        await quiet.close();
+      }
+    });
+
     it('should hide credentials in logged query strings', async () => {
       await t.app.inject('/api/catalog?token=rq_secretvalue&q=x&api_key=hg_abc');
       expect(t.logs.join('')).not.toMatch(/rq_secretvalue|hg_abc/);
