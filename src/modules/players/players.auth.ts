@@ -40,8 +40,8 @@ export function authenticatedRoutes(
         throw unauthorized();
       }
       request.playerId = playerId;
+      await app.gameLimits.perPlayer(request, reply);
     });
-    app.addHook('preHandler', app.gameLimits.perPlayer);
     app.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ apiKey: [] }] };
     });
