@@ -143,6 +143,26 @@ describe('CORS', () => {
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('should name only a configured origin on answers, and vary them by origin', async () => {
+    const read = (origin?: string) =>
+      narrow.app.inject({
+        url: '/api/leaderboard',
+        headers: origin === undefined ? {} : { origin },
+      });
+    const allowed = await read('https://other.example.com');
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://other.example.com');
+    expect(String(allowed.headers['access-control-expose-headers'])).toContain('x-request-id');
+    expect(String(allowed.headers.vary)).toContain('Origin');
+    const refused = await read('https://evil.example');
+    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    expect(String((await read()).headers.vary)).toContain('Origin');
+  });
+
+  it('should answer an OPTIONS request that is not a preflight 400', async () => {
+    const response = await t.app.inject({ method: 'OPTIONS', url: '/api/leaderboard' });
+    expect(response.statusCode).toBe(400);
+  });
+
   it('should refuse a CORS_ORIGINS value that is not a list of origins', () => {
     expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(ConfigError);
     expect(() => loadConfig({ CORS_ORIGINS: 'app.example.com' })).toThrow(/CORS_ORIGINS/);
