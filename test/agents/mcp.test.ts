@@ -54,7 +54,7 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
 
   const anonymous = new Map<string, Promise<Client>>();
 
-  /** A client over Streamable HTTP at /mcp, or over stdio through the `npm run mcp` entry. */
+  /** A client over Streamable HTTP at /mcp, or over stdio from the source of `npm run mcp`. */
   function open(kind: (typeof transports)[number], apiKey?: string): Promise<Client> {
     if (apiKey !== undefined) return connect(kind, apiKey);
     const shared = anonymous.get(kind) ?? connect(kind);
