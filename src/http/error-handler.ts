@@ -7,8 +7,8 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { isStorageUnavailable } from '../db/errors.js';
-import { AppError, storageUnavailable } from './errors.js';
-import { fieldProblems, validationHeadline } from './validation.js';
+import { AppError, storageUnavailable, validationHeadline } from './errors.js';
+import { fieldProblems } from './validation.js';
 
 /** The one place where anything thrown becomes the contract's error envelope. */
 export function installErrorHandling(app: FastifyInstance): void {

@@ -181,12 +181,3 @@ export function fieldProblems(
       index,
   );
 }
-
-/** The `error` sentence of every validation failure: the first problem, then how many more. */
-export function validationHeadline(details: readonly FieldProblem[]): string {
-  const [first, ...rest] = details;
-  if (first === undefined) return 'The request is invalid.';
-  const more =
-    rest.length === 0 ? '' : ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})`;
-  return `The request is invalid: ${first.field} ${first.message}${more}.`;
-}

@@ -131,6 +131,17 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
       const missing = await call(client, 'get_listing', { id: 'no-such-listing' });
       expect(missing.isError).toBe(true);
       expect(JSON.parse(missing.text)).toEqual({ code: 'not_found', error: 'Listing not found.' });
+
+      // Without an id the call would name another route (the search): refused as a missing field.
+      for (const args of [{}, { id: '' }]) {
+        const unnamed = await call(client, 'get_listing', args);
+        expect(unnamed.isError).toBe(true);
+        expect(JSON.parse(unnamed.text)).toEqual({
+          code: 'validation_error',
+          error: 'The request is invalid: id is required.',
+          details: [{ field: 'id', message: 'is required' }],
+        });
+      }
     });
 
     it('should file a request, read it back with its token, and delete it', async () => {
@@ -150,8 +161,17 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
       });
       expect(JSON.parse(wrong.text)).toMatchObject({ code: 'not_found' });
 
+      // Refused by the API's own validation, in the same words an HTTP client gets.
       const refused = await call(client, 'file_request', { task: 'too short', kind: 'pilot' });
       expect(refused.isError).toBe(true);
+      const http = await t.app.inject({
+        method: 'POST',
+        url: '/api/requests',
+        payload: { task: 'too short', kind: 'pilot' },
+      });
+      const { error, code, details } = http.json<Structured>();
+      expect(code).toBe('validation_error');
+      expect(JSON.parse(refused.text)).toEqual({ code, error, details });
 
       const deleted = await call(client, 'delete_request', { id, receipt_token: token });
       expect(deleted.data).toEqual({ id, deleted: true });
