@@ -5,6 +5,8 @@ import type { FieldProblem } from './errors.js';
 
 const shared: Options = {
   allErrors: true,
+  // Each error carries the schema that failed, so a pattern's own words can explain it.
+  verbose: true,
   removeAdditional: true,
   useDefaults: true,
   strict: false,
@@ -58,7 +60,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 
 type AjvError = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params' | 'message'> & {
   schemaPath?: string;
+  parentSchema?: unknown;
 };
+
+/**
+ * A string schema with a pattern says in words what the pattern allows, as the rest of an error
+ * phrase after the field's name ("may contain only …"); the OpenAPI document shows it too.
+ */
+export const PATTERN_MESSAGE = 'x-pattern-message';
 
 const typeNames: Record<string, string> = {
   string: 'a string',
@@ -117,8 +126,10 @@ function phrase(error: AjvError): string {
       return `must be a multiple of ${String(p.multipleOf)}`;
     case 'format':
       return `must be ${formatNames[String(p.format)] ?? `a valid ${String(p.format)}`}`;
-    case 'pattern':
-      return 'is not in the expected form';
+    case 'pattern': {
+      const words = (error.parentSchema as Record<string, unknown> | undefined)?.[PATTERN_MESSAGE];
+      return typeof words === 'string' ? words : 'is not in the expected form';
+    }
     case 'minItems':
       return `must have at least ${String(p.limit)} items`;
     case 'maxItems':

@@ -111,6 +111,22 @@ describe.each(testDialects)('validation (%s)', (dialect) => {
       expect(response.json<Problem>().details).toHaveLength(1);
     });
 
+    it('should say in words what a pattern allows', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/players',
+        payload: { username: 'two words', email: 'someone@example.com' },
+      });
+      expectFieldProblem(
+        response,
+        'username',
+        /^may contain only letters, digits, underscores, dots and hyphens$/,
+      );
+      expect(response.json<Problem>().error).toBe(
+        'The request is invalid: username may contain only letters, digits, underscores, dots and hyphens.',
+      );
+    });
+
     it('should name lengths in characters and formats by name', async () => {
       const response = await t.app.inject({
         method: 'POST',

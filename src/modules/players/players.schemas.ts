@@ -1,12 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { centsToCredits } from '../../http/money.js';
 import { Money, Timestamp, Uuid } from '../../http/schemas.js';
+import { PATTERN_MESSAGE } from '../../http/validation.js';
 import type { PlayerRow } from './players.tables.js';
 
 export const Username = Type.String({
   minLength: 3,
   maxLength: 32,
   pattern: '^[A-Za-z0-9_.-]+$',
+  [PATTERN_MESSAGE]: 'may contain only letters, digits, underscores, dots and hyphens',
   description: '3–32 letters, digits, `_`, `.` or `-`; unique ignoring case.',
   example: 'haggler_42',
 });
