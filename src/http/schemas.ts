@@ -2,6 +2,12 @@ import { Type, type TSchema } from 'typebox';
 import { errorCodes, statusOfCode, type ErrorCode } from './errors.js';
 
 /**
+ * A string schema with a pattern says in words what the pattern allows, as the rest of an error
+ * phrase after the field's name ("may contain only …"); the OpenAPI document shows it too.
+ */
+export const PATTERN_MESSAGE = 'x-pattern-message';
+
+/**
  * Success envelope: `{ success: true, data }`, with what the answer means (the OpenAPI
  * document's response description, read by people and by code generators).
  */

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldProblem } from './errors.js';
+import { PATTERN_MESSAGE } from './schemas.js';
 
 const shared: Options = {
   allErrors: true,
@@ -62,12 +63,6 @@ type AjvError = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params' | 'messa
   schemaPath?: string;
   parentSchema?: unknown;
 };
-
-/**
- * A string schema with a pattern says in words what the pattern allows, as the rest of an error
- * phrase after the field's name ("may contain only …"); the OpenAPI document shows it too.
- */
-export const PATTERN_MESSAGE = 'x-pattern-message';
 
 const typeNames: Record<string, string> = {
   string: 'a string',

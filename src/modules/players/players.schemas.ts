@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { centsToCredits } from '../../http/money.js';
-import { Money, Timestamp, Uuid } from '../../http/schemas.js';
-import { PATTERN_MESSAGE } from '../../http/validation.js';
+import { Money, PATTERN_MESSAGE, Timestamp, Uuid } from '../../http/schemas.js';
 import type { PlayerRow } from './players.tables.js';
 
 export const Username = Type.String({
