@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
-import { BazaarSqliteDialect, openSqlite, withStatementCache } from '../src/db/sqlite.js';
+import { openSqlite, withStatementCache } from '../src/db/sqlite-connection.js';
+import { BazaarSqliteDialect } from '../src/db/sqlite-dialect.js';
 
 interface Row {
   id: number;

@@ -45,7 +45,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
  *
  * The line is built here from values that carry no credential (the URL with its credential-like
  * parameters hidden), so it goes to the same destination through a logger without the redaction
- * pass that every other line gets, which doubled the line's cost (bench/README.md, "Per-request
+ * pass that every other line gets, which doubled the line's cost (bench/LOG.md, "Per-request
  * work").
  */
 export function logRequests(app: FastifyInstance): void {

@@ -5,12 +5,8 @@ import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config.js';
 import { statementName } from './prepared.js';
 import type { Database } from './schema.js';
-import {
-  BazaarSqliteDialect,
-  openSqlite,
-  withStatementCache,
-  type CachedSqlite,
-} from './sqlite.js';
+import { openSqlite, withStatementCache, type CachedSqlite } from './sqlite-connection.js';
+import { BazaarSqliteDialect } from './sqlite-dialect.js';
 
 export type Dialect = DatabaseTarget['dialect'];
 

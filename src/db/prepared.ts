@@ -4,12 +4,9 @@ import {
   sql,
   type Compilable,
   type CompiledQuery,
-  type Kysely,
   type QueryResult,
 } from 'kysely';
-import type { Database } from './schema.js';
-
-type Db = Kysely<Database>;
+import type { Db } from './schema.js';
 
 /**
  * The SQL of every query compiled once, with the name PostgreSQL connections prepare it under
@@ -42,8 +39,9 @@ export function compiledOnce<Values extends Record<string, unknown>, Row>(
       const keys = new Map<symbol, keyof Values>();
       const standIns = new Proxy({} as Values, {
         get(_target, key) {
-          const standIn = Symbol(String(key));
-          keys.set(standIn, key as keyof Values);
+          if (typeof key === 'symbol') return undefined;
+          const standIn = Symbol(key);
+          keys.set(standIn, key);
           return standIn;
         },
       });
@@ -52,6 +50,16 @@ export function compiledOnce<Values extends Record<string, unknown>, Row>(
       const slots = query.parameters.map((value) =>
         typeof value === 'symbol' ? keys.get(value) : undefined,
       );
+      // A stand-in that reached no parameter decided the query's shape (a branch, a length, a
+      // string built from it): the query would be frozen with that choice for every later value.
+      const used = new Set(slots);
+      const misused = [...new Set(keys.values())].filter((key) => !used.has(key));
+      if (misused.length > 0) {
+        throw new Error(
+          `compiledOnce: ${misused.map(String).join(', ')} must be used as query values only; ` +
+            'a query that depends on a value in another way cannot be compiled once',
+        );
+      }
       const name = `bz_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`;
       statementNames.set(query.sql, name);
       entry = { query, slots };
@@ -78,6 +86,41 @@ export interface Step<Row> {
   query: (db: Db, values: never) => Promise<QueryResult<Row>>;
   build: (db: Db, values: never) => Compilable<Row>;
   values: Record<string, unknown>;
+}
+
+/**
+ * A multi-row insert compiled once for each number of rows up to `maxRows`: `build` gets the
+ * rows as stand-ins (row i's column c is the value `c${i}`) and must insert them as they are.
+ * The result takes real rows and gives the step to run alone (`step.query(db, step.values)`)
+ * or with others by `runTogether`.
+ */
+export function multiRowInsert<Row extends Record<string, unknown>, Result>(
+  columns: readonly (keyof Row & string)[],
+  maxRows: number,
+  build: (db: Db, rows: Row[]) => Compilable<Result>,
+): (rows: readonly Row[]) => Step<Result> {
+  const bySize = Array.from({ length: maxRows }, (_, size) =>
+    compiledOnce((db, values: Record<string, unknown>) =>
+      build(
+        db,
+        Array.from(
+          { length: size + 1 },
+          (_, i) =>
+            Object.fromEntries(columns.map((column) => [column, values[`${column}${i}`]])) as Row,
+        ),
+      ),
+    ),
+  );
+  return (rows) => {
+    const insert = bySize[rows.length - 1];
+    if (insert === undefined)
+      throw new RangeError(`multiRowInsert: 1 to ${maxRows} rows, not ${rows.length}`);
+    const values: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const column of columns) values[`${column}${i}`] = row[column];
+    });
+    return insert.with(values);
+  };
 }
 
 type Rows<Steps> = { [K in keyof Steps]: Steps[K] extends Step<infer Row> ? Row[] : never };

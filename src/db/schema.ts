@@ -2,6 +2,7 @@
  * The database as Kysely sees it. Each area declares its tables in its own module's
  * `*.tables.ts` and adds them here; only repositories use these types.
  */
+import type { Kysely } from 'kysely';
 import type {
   CatalogChangesTable,
   CatalogListingsTable,
@@ -46,3 +47,6 @@ export interface Database {
   transactions: TransactionsTable;
   leaderboard_scores: LeaderboardScoresTable;
 }
+
+/** The database, or a transaction on it, as repositories receive it. */
+export type Db = Kysely<Database>;

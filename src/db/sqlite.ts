@@ -1,94 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  CompiledQuery,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
-  type Driver,
-  type Kysely,
-  type QueryCompiler,
-  type QueryResult,
-} from 'kysely';
-import { BetterSqlite } from './better-sqlite3.js';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { Batch, Mutex } from './sqlite-batch.js';
+import type { CachedSqlite } from './sqlite-connection.js';
 
-export interface SqliteOptions {
-  path: string;
-  busyTimeoutMs: number;
-  synchronous: 'FULL' | 'NORMAL';
-  /** A connection that only reads (the driver's second one). */
-  queryOnly?: boolean;
-}
-
-/** Statements kept prepared per connection; the service issues far fewer distinct ones. */
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * How long SQLite itself may wait for a lock. Its busy handler sleeps on the event loop, so it is
- * kept to a few milliseconds; longer waits happen in `BazaarSqliteDriver`, asynchronously.
- */
-const BLOCKING_BUSY_TIMEOUT_MS = 5;
 /** Pauses between attempts to take a lock another process holds: short first, then capped. */
 const FIRST_RETRY_DELAY_MS = 2;
 const MAX_RETRY_DELAY_MS = 50;
-
-/**
- * Opens the SQLite file the way the service needs it: WAL so readers never wait for the writer,
- * synchronous=FULL so an acknowledged write survives a power cut, and a short busy timeout (the
- * driver retries past it without blocking the event loop).
- */
-export function openSqlite(options: SqliteOptions): BetterSqlite3.Database {
-  const database = new BetterSqlite(options.path);
-  database.pragma(`busy_timeout = ${Math.min(options.busyTimeoutMs, BLOCKING_BUSY_TIMEOUT_MS)}`);
-  database.pragma('journal_mode = WAL');
-  database.pragma(`synchronous = ${options.synchronous}`);
-  database.pragma('foreign_keys = ON');
-  if (options.queryOnly === true) database.pragma('query_only = ON');
-  return database;
-}
-
-/** A better-sqlite3 database whose statements are prepared once and reused. */
-export interface CachedSqlite {
-  prepare(sql: string): BetterSqlite3.Statement;
-  readonly inTransaction: boolean;
-  close(): void;
-}
-
-/**
- * Kysely's stock driver prepares every statement anew, which halves throughput on simple reads.
- * better-sqlite3 statements are reusable, so keep the recent ones by their SQL text.
- */
-export function withStatementCache(database: BetterSqlite3.Database): CachedSqlite {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  return {
-    get inTransaction() {
-      return database.inTransaction;
-    },
-    close: () => {
-      cache.clear();
-      database.close();
-    },
-    prepare: (sql: string) => {
-      let statement = cache.get(sql);
-      if (statement !== undefined) {
-        // Re-inserting keeps the map in least-recently-used order for eviction.
-        cache.delete(sql);
-      } else {
-        statement = database.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE_SIZE) {
-          const oldest = cache.keys().next().value;
-          if (oldest !== undefined) cache.delete(oldest);
-        }
-      }
-      cache.set(sql, statement);
-      return statement;
-    },
-  };
-}
 
 const isBusy = (error: unknown): boolean =>
   /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code));
@@ -98,42 +16,6 @@ const mayRead = /^\s*(select|with)\b/i;
 
 /** The savepoint each transaction of a batch runs in. */
 const MEMBER = 'bazaar_member';
-
-/** Queues the users of the writing connection in order. */
-class Mutex {
-  #held: Promise<void> | undefined;
-  #release: (() => void) | undefined;
-
-  async lock(): Promise<void> {
-    while (this.#held !== undefined) await this.#held;
-    this.#held = new Promise((resolve) => (this.#release = resolve));
-  }
-
-  unlock(): void {
-    const release = this.#release;
-    this.#held = undefined;
-    this.#release = undefined;
-    release?.();
-  }
-}
-
-/** Transactions whose changes one COMMIT makes durable, and what they wait on. */
-class Batch {
-  /** Whether a transaction has run in it yet. */
-  opened = false;
-  readonly committed: Promise<void>;
-  resolve!: () => void;
-  reject!: (error: unknown) => void;
-
-  constructor() {
-    this.committed = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    // A batch whose every transaction rolled back has nobody waiting on it.
-    this.committed.catch(() => undefined);
-  }
-}
 
 /** What one user of the driver holds: a query outside a transaction, or a whole transaction. */
 class SqliteConnection implements DatabaseConnection {
@@ -384,32 +266,4 @@ export interface BazaarSqliteConfig {
   reader?: CachedSqlite;
   /** How long a statement keeps retrying while another process holds the file; 0 = not at all. */
   busyTimeoutMs?: number;
-}
-
-/** SQLite as the service uses it: the driver above, and DDL inside transactions. */
-export class BazaarSqliteDialect implements Dialect {
-  constructor(private readonly config: BazaarSqliteConfig) {}
-
-  createDriver(): Driver {
-    return new BazaarSqliteDriver(this.config);
-  }
-
-  createQueryCompiler(): QueryCompiler {
-    return new SqliteQueryCompiler();
-  }
-
-  createAdapter(): DialectAdapter {
-    return new TransactionalDdlSqliteAdapter();
-  }
-
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new SqliteIntrospector(db);
-  }
-}
-
-/** SQLite runs DDL inside transactions; saying so makes Kysely's migrator hold the write lock. */
-class TransactionalDdlSqliteAdapter extends SqliteAdapter {
-  override get supportsTransactionalDdl(): boolean {
-    return true;
-  }
 }

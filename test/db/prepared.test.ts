@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/database.js';
-import { compiledOnce, runTogether } from '../../src/db/prepared.js';
+import { compiledOnce, multiRowInsert, runTogether } from '../../src/db/prepared.js';
 import {
   createTestDatabase,
   openTestStore,
@@ -33,6 +33,34 @@ const append = compiledOnce((db, values: { key: string; from: string; suffix: st
 const addSetting = compiledOnce((db, values: { key: string; value: string }) =>
   db.insertInto('settings').values({ key: values.key, value: values.value }).returning('key'),
 );
+
+const addSettings = multiRowInsert<{ key: string; value: string }, { key: string }>(
+  ['key', 'value'],
+  3,
+  (db, rows) => db.insertInto('settings').values(rows).returning('key'),
+);
+
+describe('a query compiled once, built wrongly', () => {
+  it('should refuse a value that decides the query instead of filling a parameter', async () => {
+    const byFlag = compiledOnce((db, values: { key: string; newestFirst: boolean }) =>
+      db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', values.key)
+        .orderBy('key', values.newestFirst ? 'desc' : 'asc'),
+    );
+    const database = await createTestDatabase('sqlite');
+    const store = openTestStore(database);
+    try {
+      expect(() => byFlag(store.db, { key: 'a', newestFirst: false })).toThrow(
+        /newestFirst must be used as query values only/,
+      );
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
 
 describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
   let database: TestDatabase;
@@ -158,5 +186,30 @@ describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
     for (const statement of writes) {
       expect(statement).toMatch(/^with "q0" as \(.*"q1" as \(/s);
     }
+  });
+
+  it('should insert one or several rows with one typed helper, and refuse too many', async () => {
+    const one = addSettings([{ key: 'm1', value: 'one' }]);
+    expect((await one.query(store.db, one.values as never)).rows).toEqual([{ key: 'm1' }]);
+    const [added] = await runTogether(store.db, [
+      addSettings([
+        { key: 'm2', value: 'two' },
+        { key: 'm3', value: 'three' },
+      ]),
+    ]);
+    expect(added).toEqual([{ key: 'm2' }, { key: 'm3' }]);
+    const rows = await store.db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('key', 'like', 'm%')
+      .orderBy('key')
+      .execute();
+    expect(rows).toEqual([
+      { key: 'm1', value: 'one' },
+      { key: 'm2', value: 'two' },
+      { key: 'm3', value: 'three' },
+    ]);
+    const four = Array.from({ length: 4 }, (_, i) => ({ key: `n${i}`, value: 'x' }));
+    expect(() => addSettings(four)).toThrow(RangeError);
   });
 });

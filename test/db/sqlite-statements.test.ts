@@ -1,6 +1,6 @@
 import { BetterSqlite as BetterSqlite3 } from '../../src/db/better-sqlite3.js';
 import { describe, expect, it } from 'vitest';
-import { withStatementCache } from '../../src/db/sqlite.js';
+import { withStatementCache } from '../../src/db/sqlite-connection.js';
 
 describe('SQLite statement cache', () => {
   it('should prepare each statement once however often it runs', () => {

@@ -2,7 +2,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { Dialect, Store } from '../../db/database.js';
-import type { CachedSqlite } from '../../db/sqlite.js';
+import type { CachedSqlite } from '../../db/sqlite-connection.js';
 import type { Database } from '../../db/schema.js';
 import type { CatalogChangesTable, CatalogListingsTable } from './catalog.tables.js';
 
