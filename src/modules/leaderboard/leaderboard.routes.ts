@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { perAddress } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
-import { Entry, LeaderboardQuery, leaderboardEntryView } from './leaderboard.schemas.js';
+import { Entry, LeaderboardQuery } from './leaderboard.schemas.js';
 import { leaderboardEntries } from './leaderboard.service.js';
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
@@ -29,7 +29,7 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request) => ({
       success: true as const,
-      data: (await leaderboardEntries(store, request.query.limit ?? 50)).map(leaderboardEntryView),
+      data: await leaderboardEntries(store, request.query.limit ?? 50),
     }),
   );
 };
