@@ -31,7 +31,7 @@ import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.js';
 import { playersRoutes } from './modules/players/players.routes.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
-import { webRoutes } from './modules/web/web.routes.js';
+import { sendNotFoundPage, webRoutes } from './modules/web/web.routes.js';
 
 export const API_VERSION = '0.3.0';
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -71,7 +71,7 @@ export async function buildApp(options: AppOptions) {
   });
   app.decorateReply('errorCode', undefined);
   logRequests(app);
-  installErrorHandling(app);
+  installErrorHandling(app, sendNotFoundPage);
   await registerResponseHeaders(app);
   app.addSchema(ErrorBody);
 

@@ -10,8 +10,17 @@ import { isStorageUnavailable } from '../db/errors.js';
 import { AppError, storageUnavailable, validationHeadline } from './errors.js';
 import { fieldProblems } from './validation.js';
 
+/**
+ * Answers a path no route serves in another way than the JSON 404 (the web app's own
+ * not-found page for browsers), or leaves it to the envelope by returning undefined.
+ */
+export type NotFoundPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => FastifyReply | undefined;
+
 /** The one place where anything thrown becomes the contract's error envelope. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
     // OPTIONS is answered for every path by the CORS preflight; it says nothing about a path.
@@ -41,6 +50,8 @@ export function installErrorHandling(app: FastifyInstance): void {
         ),
       );
     }
+    const page = notFoundPage?.(request, reply);
+    if (page !== undefined) return page;
     return send(reply, new AppError('not_found', `No route ${request.method} ${shorten(path)}.`));
   });
 

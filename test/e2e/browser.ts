@@ -5,7 +5,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { WEB_DIST } from '../../src/modules/web/web.routes.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { startServer, type ServerProcess } from '../helpers/process.js';
 
 /** Debian's Chromium; Playwright's own browser download is not used. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -69,7 +72,17 @@ export interface Violation {
  * Checks the page as it is now at both widths: axe-core's WCAG 2 A/AA rules (serious and critical
  * violations are returned) and a full-page screenshot per width in test-artifacts/e2e.
  */
-export async function auditPage(page: Page, name: string): Promise<Violation[]> {
+/**
+ * Words for programs that must never reach a person: error codes and field names (snake_case),
+ * and JSON. Checked on pages whose text is all the app's own (not catalog data).
+ */
+const PROGRAM_WORDS = /\b[a-z]+_[a-z_]+\b|\{"|"success"|\bnull\b|\bundefined\b/;
+
+export async function auditPage(
+  page: Page,
+  name: string,
+  options: { plainWords?: boolean } = {},
+): Promise<Violation[]> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const found: Violation[] = [];
   const original = page.viewportSize();
@@ -134,6 +147,67 @@ export async function auditPage(page: Page, name: string): Promise<Violation[]> 
       clip: { x: 0, y: 0, width, height },
     });
   }
+  if (options.plainWords === true) {
+    const text = await page.evaluate(() => document.body.innerText);
+    const leaked = PROGRAM_WORDS.exec(text);
+    if (leaked !== null) {
+      found.push({
+        id: 'program-words',
+        impact: 'serious',
+        help: `"${leaked[0]}" is shown to a person`,
+        targets: [],
+      });
+    }
+  }
   if (original !== null) await page.setViewportSize(original);
   return found;
+}
+
+/** A real server on a fresh SQLite database, and Chromium, for one test file. */
+export function browserApp(): {
+  base: () => string;
+  page: () => Page;
+  audit: (name: string, options?: { plainWords?: boolean }) => Promise<void>;
+  problems: Record<string, unknown[]>;
+} {
+  let server: ServerProcess;
+  let database: TestDatabase;
+  let browser: Browser;
+  let page: Page;
+  const problems: Record<string, unknown[]> = {};
+  beforeAll(async () => {
+    if (!browserPresent) throw new Error(`E2E_REQUIRED=1 but there is no Chromium at ${CHROMIUM}.`);
+    ensureWebBuilt();
+    database = await createTestDatabase('sqlite');
+    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: server.baseUrl,
+    });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+  }, 120_000);
+  afterAll(async () => {
+    await browser.close();
+    await server.stop();
+    await database.drop();
+  });
+  return {
+    base: () => server.baseUrl,
+    page: () => page,
+    audit: async (name, options) => {
+      const violations = await auditPage(page, name, options);
+      if (violations.length > 0) problems[name] = violations;
+    },
+    problems,
+  };
+}
+
+/** Whether the browser journeys run: skipped only where Chromium is missing and not required. */
+export const skipBrowser = !browserPresent && !browserRequired;
+if (skipBrowser) {
+  process.stderr.write(
+    `Skipping the browser journeys: no Chromium at ${CHROMIUM} (apt-get install chromium).\n`,
+  );
 }

@@ -345,6 +345,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player this key belongs to
+         * @description Your own record, found from the API key alone: how a client that holds only a key learns its player id.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products": {
         parameters: {
             query?: never;
@@ -3301,6 +3321,120 @@ export interface operations {
             };
             /** @description Error: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: storage_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your own record, with your e-mail address. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-23T10:15:30.000Z
+                             */
+                            created_at: string;
+                            /**
+                             * @description Credits left to spend; starts at 100 and is never topped up.
+                             * @example 42.5
+                             */
+                            credits: number;
+                            /**
+                             * @description Shown only to the player themself; null for everyone else.
+                             * @example haggler42@example.com
+                             */
+                            email: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
+                             */
+                            id: string;
+                            /**
+                             * @description Sum of the market prices of everything bought.
+                             * @example 42.5
+                             */
+                            total_market_value: number;
+                            /**
+                             * @description Sum of the prices paid.
+                             * @example 42.5
+                             */
+                            total_spent: number;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-23T10:15:30.000Z
+                             */
+                            updated_at: string;
+                            /** @example haggler_42 */
+                            username: string;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,106 +1,114 @@
 import { render } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
-import { usePlayer } from './player';
-import { match, useLocation } from './router';
-import { AccountPage, LeaderboardPage, NegotiationsPage } from './pages/account';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { usePlayer } from './components/player-store';
+import { AccountPage } from './pages/account';
 import { CatalogPage } from './pages/catalog';
+import { HomePage } from './pages/home';
+import { LeaderboardPage } from './pages/leaderboard';
 import { ListingPage } from './pages/listing';
 import { NegotiationPage } from './pages/negotiation';
+import { NegotiationsPage } from './pages/negotiations';
+import { NotFoundPage } from './pages/not-found';
 import { PlayPage } from './pages/play';
-import { MyRequestPage, NewRequestPage } from './pages/requests';
-import { Page } from './ui';
+import { MyRequestPage } from './pages/request-mine';
+import { NewRequestPage } from './pages/request-new';
+import { PAGES, matchPage, useLocation, type PageName } from './router';
 import './styles.css';
 
-function route(path: string) {
-  if (path === '/') return <CatalogPage />;
-  const listing = match('/catalog/:id', path);
-  if (listing !== null) return <ListingPage id={listing.id ?? ''} key={listing.id} />;
-  if (match('/requests/new', path) !== null) return <NewRequestPage />;
-  if (match('/requests/mine', path) !== null) return <MyRequestPage />;
-  if (match('/play', path) !== null) return <PlayPage />;
-  if (match('/play/negotiations', path) !== null) return <NegotiationsPage />;
-  const session = match('/play/negotiations/:id', path);
-  if (session !== null) return <NegotiationPage id={session.id ?? ''} key={session.id} />;
-  if (match('/play/account', path) !== null) return <AccountPage />;
-  if (match('/leaderboard', path) !== null) return <LeaderboardPage />;
-  return (
-    <Page title="Page not found">
-      <p>
-        There is no page here. <a href="/">Search the catalog</a> or <a href="/play">play</a>.
-      </p>
-    </Page>
-  );
-}
+/** What each page of the app draws; the addresses themselves are in `PAGES`. */
+const draw: Record<PageName, (params: Record<string, string>) => preact.JSX.Element> = {
+  home: () => <HomePage />,
+  catalog: () => <CatalogPage />,
+  listing: ({ id = '' }) => <ListingPage id={id} key={id} />,
+  newRequest: () => <NewRequestPage />,
+  myRequest: () => <MyRequestPage />,
+  play: () => <PlayPage />,
+  negotiations: () => <NegotiationsPage />,
+  negotiation: ({ id = '' }) => <NegotiationPage id={id} key={id} />,
+  account: () => <AccountPage />,
+  leaderboard: () => <LeaderboardPage />,
+};
 
-const sections = [
-  {
-    href: '/',
-    label: 'Catalog',
-    active: (path: string) => path === '/' || path.startsWith('/catalog/'),
-  },
-  {
-    href: '/requests/new',
-    label: 'File a request',
-    active: (path: string) => path === '/requests/new',
-  },
-  {
-    href: '/requests/mine',
-    label: 'My request',
-    active: (path: string) => path === '/requests/mine',
-  },
-  { href: '/play', label: 'Play', active: (path: string) => path === '/play' },
-  {
-    href: '/play/negotiations',
-    label: 'Negotiations',
-    game: true,
-    active: (path: string) => path.startsWith('/play/negotiations'),
-  },
-  {
-    href: '/play/account',
-    label: 'My stats',
-    game: true,
-    active: (path: string) => path === '/play/account',
-  },
-  { href: '/leaderboard', label: 'Leaderboard', active: (path: string) => path === '/leaderboard' },
+/** The main navigation: a page of each area, the player's own pages once signed in. */
+const sections: { page: PageName; label: string; game?: true; also?: PageName[] }[] = [
+  { page: 'catalog', label: 'Catalog', also: ['listing'] },
+  { page: 'newRequest', label: 'Ask for a tool' },
+  { page: 'myRequest', label: 'My request' },
+  { page: 'play', label: 'Play' },
+  { page: 'negotiations', label: 'Negotiations', game: true, also: ['negotiation'] },
+  { page: 'account', label: 'My stats', game: true },
+  { page: 'leaderboard', label: 'Leaderboard' },
 ];
 
 function App() {
   const { path } = useLocation();
   const me = usePlayer();
+  const [menuOpen, setMenuOpen] = useState(false);
   const firstPage = useRef(true);
+  const current = matchPage(path);
   // After moving to another page, start reading (and tabbing) from its heading.
   useEffect(() => {
+    setMenuOpen(false);
     if (firstPage.current) firstPage.current = false;
     else document.querySelector<HTMLElement>('main h1')?.focus();
   }, [path]);
   return (
     <>
-      <a class="skip" href="#main">
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          // Move focus as well as the view, so the next Tab starts inside the content.
+          event.preventDefault();
+          document.querySelector<HTMLElement>('main h1')?.focus();
+        }}
+      >
         Skip to content
       </a>
-      <header>
-        <a href="/" class="brand">
+      <header class="site-header">
+        <a href={PAGES.home} class="brand">
+          <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
+            <path d="M4 12 L8 4 H24 L28 12 Z" fill="currentColor" />
+            <path d="M6 14 H26 V28 H6 Z" fill="none" stroke="currentColor" stroke-width="3" />
+            <path d="M13 28 V20 H19 V28" fill="currentColor" />
+          </svg>
           Bazaar
         </a>
-        <nav aria-label="Main">
+        <button
+          type="button"
+          class="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-nav" class={menuOpen ? 'open' : undefined}>
           <ul>
             {sections
               .filter((section) => section.game !== true || me !== null)
-              .map((section) => (
-                <li key={section.href}>
-                  <a href={section.href} aria-current={section.active(path) ? 'page' : undefined}>
-                    {section.label}
-                  </a>
-                </li>
-              ))}
+              .map((section) => {
+                const here =
+                  current !== null &&
+                  (current.page === section.page || section.also?.includes(current.page) === true);
+                return (
+                  <li key={section.page}>
+                    <a href={PAGES[section.page]} aria-current={here ? 'page' : undefined}>
+                      {section.label}
+                    </a>
+                  </li>
+                );
+              })}
           </ul>
         </nav>
       </header>
-      <main id="main">{route(path)}</main>
+      <main id="main">
+        {current === null ? <NotFoundPage /> : draw[current.page](current.params)}
+      </main>
       <footer>
         <p>
           For programs: <a href="/docs">API reference</a> ·{' '}
-          <a href="/openapi.json">OpenAPI document</a>
+          <a href="/openapi.json">OpenAPI document</a> · <a href="/llms.txt">llms.txt</a>
         </p>
       </footer>
     </>

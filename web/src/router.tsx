@@ -1,27 +1,58 @@
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { PAGES, matchPage, type PageName } from '../../src/modules/web/web.pages';
+
+export { PAGES, matchPage, type PageName };
 
 const listeners = new Set<() => void>();
 const notify = () => {
   for (const listener of listeners) listener();
 };
+
+// The app puts the scroll position back itself once a page has drawn what it showed before.
+history.scrollRestoration = 'manual';
+
+/** A check run before leaving the page (an unsaved receipt asks first); false stays. */
+let leaveGuard: (() => boolean) | null = null;
+export function guardLeaving(guard: (() => boolean) | null): void {
+  leaveGuard = guard;
+}
+
+function rememberScroll(): void {
+  history.replaceState({ ...(history.state as object | null), scrollY: window.scrollY }, '');
+}
+
 window.addEventListener('popstate', notify);
+
+/** The app page this one was reached from by a link, if any (for "Back to results"). */
+let cameFrom: string | null = null;
+export const previousPage = () => cameFrom;
 
 /** Moves to another page of the app without reloading it. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (leaveGuard !== null && !leaveGuard()) return;
+  leaveGuard = null;
+  rememberScroll();
+  cameFrom = location.pathname + location.search;
   if (options.replace === true) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
+  window.scrollTo(0, 0);
   notify();
+}
+
+/** The scroll position this history entry had when it was left, for a page to restore. */
+export function savedScroll(): number | null {
+  const y = (history.state as { scrollY?: unknown } | null)?.scrollY;
+  return typeof y === 'number' ? y : null;
 }
 
 /** Replaces the query string of the current page (search-as-you-type keeps it shareable). */
 export function setQuery(params: Record<string, string>): void {
   const query = new URLSearchParams(Object.entries(params).filter(([, value]) => value !== ''));
   const text = query.toString();
-  history.replaceState(null, '', `${location.pathname}${text === '' ? '' : `?${text}`}`);
+  history.replaceState(history.state, '', `${location.pathname}${text === '' ? '' : `?${text}`}`);
 }
 
-export function useLocation(): { path: string; query: URLSearchParams } {
+export function useLocation(): { path: string; query: URLSearchParams; hash: string } {
   const [, setVersion] = useState(0);
   useEffect(() => {
     const listener = () => {
@@ -30,45 +61,26 @@ export function useLocation(): { path: string; query: URLSearchParams } {
     listeners.add(listener);
     return () => listeners.delete(listener);
   }, []);
-  return { path: location.pathname, query: new URLSearchParams(location.search) };
+  return {
+    path: location.pathname,
+    query: new URLSearchParams(location.search),
+    hash: location.hash,
+  };
 }
 
-/** The app's own paths; links elsewhere (/docs, /openapi.json) load normally. */
-const APP_PATH = /^\/(?:$|catalog\/|requests\/|play(?:\/|$)|leaderboard$)/;
-
+// Links to the app's own pages move without a reload; links elsewhere (/docs) load normally.
 document.addEventListener('click', (event) => {
   if (event.defaultPrevented || event.button !== 0) return;
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   const anchor = (event.target as Element | null)?.closest('a');
-  if (
-    anchor === null ||
-    anchor === undefined ||
-    anchor.target !== '' ||
-    anchor.hasAttribute('download')
-  )
-    return;
+  if (anchor === null || anchor === undefined) return;
+  if (anchor.target !== '' || anchor.hasAttribute('download')) return;
   const url = new URL(anchor.href, location.href);
-  if (url.origin !== location.origin || !APP_PATH.test(url.pathname)) return;
+  if (url.origin !== location.origin || matchPage(url.pathname) === null) return;
+  // A link to a spot on this page (the skip link) is the browser's to follow.
+  if (url.pathname === location.pathname && url.search === location.search && url.hash !== '') {
+    return;
+  }
   event.preventDefault();
-  navigate(url.pathname + url.search);
+  navigate(url.pathname + url.search + url.hash);
 });
-
-export function Link(props: { href: string; class?: string; children: ComponentChildren }) {
-  return (
-    <a href={props.href} class={props.class}>
-      {props.children}
-    </a>
-  );
-}
-
-/** Matches `/catalog/:id`-style patterns; returns the named parts or null. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const names: string[] = [];
-  const source = pattern.replace(/:(\w+)/g, (_all, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const found = new RegExp(`^${source}/?$`).exec(path);
-  if (found === null) return null;
-  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1] ?? '')]));
-}

@@ -79,6 +79,27 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store }) => 
   );
 
   app.get(
+    '/api/players/me',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'getMe',
+        summary: 'The player this key belongs to',
+        description:
+          'Your own record, found from the API key alone: how a client that holds only a key learns its player id.',
+        response: {
+          200: Envelope(Player, 'Your own record, with your e-mail address.'),
+          ...errorResponses('unauthorized', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getPlayer(store, request.playerId, request.playerId),
+    }),
+  );
+
+  app.get(
     '/api/players/:id',
     {
       schema: {

@@ -1,4 +1,9 @@
 import { Type, type Static } from 'typebox';
+import {
+  CONTACT_MAX_CHARACTERS,
+  TASK_MAX_CHARACTERS,
+  TASK_MIN_CHARACTERS,
+} from './requests.limits.js';
 import { Timestamp, Uuid } from '../../http/schemas.js';
 import { REQUEST_STATUSES, type CapabilityRequestsTable } from './requests.tables.js';
 
@@ -27,19 +32,18 @@ export const RequestStatus = literals(
 /** Lengths are checked after trimming, in characters, by the service. */
 export const NewRequestBody = Type.Object({
   task: Type.String({
-    minLength: 12,
-    maxLength: 3000,
+    minLength: TASK_MIN_CHARACTERS,
+    maxLength: TASK_MAX_CHARACTERS,
     description:
-      'What you need: at most 3000 characters (characters, not bytes), and at least 12 once spaces at either end are trimmed. ' +
+      `What you need: at most ${TASK_MAX_CHARACTERS} characters (characters, not bytes), and at least ${TASK_MIN_CHARACTERS} once spaces at either end are trimmed. ` +
       'No credentials or confidential data.',
     example: 'An MCP server that exposes our PostgreSQL read replicas to agents.',
   }),
   kind: RequestKind,
   contact: Type.Optional(
     Type.String({
-      maxLength: 254,
-      description:
-        'How to reach you (an e-mail address, say), at most 254 characters; empty means none.',
+      maxLength: CONTACT_MAX_CHARACTERS,
+      description: `How to reach you (an e-mail address, say), at most ${CONTACT_MAX_CHARACTERS} characters; empty means none.`,
     }),
   ),
   client: Type.Optional(Client),

@@ -1,4 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  CONTACT_MAX_CHARACTERS,
+  TASK_MAX_CHARACTERS,
+  TASK_MIN_CHARACTERS,
+} from './requests.limits.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/database.js';
 import { AppError, notFound, type FieldProblem } from '../../http/errors.js';
@@ -37,11 +42,18 @@ function validate(input: NewRequestBody): {
   const contact = input.contact?.trim() ?? '';
   const capabilityId = input.capability_id?.trim() ?? '';
   const problems: FieldProblem[] = [];
-  if (characters(task) < 12 || characters(task) > 3000) {
-    problems.push({ field: 'task', message: 'must be 12 to 3000 characters long after trimming' });
+  if (characters(task) < TASK_MIN_CHARACTERS || characters(task) > TASK_MAX_CHARACTERS) {
+    problems.push({
+      field: 'task',
+      message: `must be ${TASK_MIN_CHARACTERS} to ${TASK_MAX_CHARACTERS} characters long after trimming`,
+    });
   }
-  if (characters(contact) > 254)
-    problems.push({ field: 'contact', message: 'must be at most 254 characters long' });
+  if (characters(contact) > CONTACT_MAX_CHARACTERS) {
+    problems.push({
+      field: 'contact',
+      message: `must be at most ${CONTACT_MAX_CHARACTERS} characters long`,
+    });
+  }
   if (problems.length > 0) {
     throw new AppError('validation_error', 'The request is not valid.', { details: problems });
   }

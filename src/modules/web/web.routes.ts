@@ -2,16 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import staticFiles from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { PAGES, matchPage } from './web.pages.js';
 
 /** Where `npm run build:web` (run by `npm install`) writes the web app. */
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 
-/**
- * The web app's own sections. Every path under them is a page of the app, so a reload or a
- * shared link gets the app shell; everything else (the API, /docs, /openapi.json, health checks,
- * images) keeps its meaning, and unknown paths stay JSON 404s.
- */
-export const APP_PATHS = ['/catalog/*', '/requests/*', '/play', '/play/*', '/leaderboard'];
+/** Paths that belong to programs: a browser asking for one of them still gets JSON or a file. */
+const MACHINE_PATHS =
+  /^\/(?:api|assets|images|docs|mcp)(?:\/|$)|^\/(?:openapi\.json|healthz|readyz|llms\.txt)$/;
 
 const NOT_BUILT =
   '<!doctype html><html lang="en"><title>Bazaar</title><p>The web app has not been built: ' +
@@ -38,10 +36,10 @@ function readShell(): string | null {
  * Answers with the app's HTML. The shell names the hashed asset files of the current build, so
  * it is revalidated on every load (`no-cache`) while the assets are cached for a year.
  */
-export function sendAppShell(reply: FastifyReply): FastifyReply {
+export function sendAppShell(reply: FastifyReply, status = 200): FastifyReply {
   const html = readShell();
   return reply
-    .code(html === null ? 503 : 200)
+    .code(html === null ? 503 : status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
     .send(html ?? NOT_BUILT);
@@ -61,6 +59,25 @@ export const webRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
   }
 
   const hide = { schema: { hide: true } };
-  // `/` belongs to the home module, which gives browsers the shell through `sendAppShell`.
-  for (const path of APP_PATHS) app.get(path, hide, (_request, reply) => sendAppShell(reply));
+  // `/` belongs to the home module, which gives browsers the shell through `sendAppShell`. A
+  // reload or a shared link of any other page gets the app, which draws the page.
+  for (const path of Object.values(PAGES)) {
+    if (path !== '/') app.get(path, hide, (_request, reply) => sendAppShell(reply));
+  }
 };
+
+/**
+ * For a path no route serves: a browser asking for a page gets the app with status 404, which
+ * shows its own "page not found" with the ways onward. Programs (anything that does not ask for
+ * HTML) and machine paths get the JSON 404 as before.
+ */
+export function sendNotFoundPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const path = request.url.split('?')[0] ?? '';
+  if (MACHINE_PATHS.test(path) || !wantsHtml(request)) return undefined;
+  reply.header('vary', 'accept');
+  return sendAppShell(reply, matchPage(path) === null ? 404 : 200);
+}

@@ -1,107 +1,99 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, message, type Listing, type SearchResult } from '../api';
-import { setQuery, useLocation } from '../router';
-import { Alert, Page } from '../ui';
+import { searchCatalog, type SearchResult } from '../api/operations';
+import { Alert, Page } from '../components/ui';
+import { savedScroll, setQuery, useLocation } from '../router';
+import { problemText } from '../words';
 
 type Facet = 'kind' | 'category' | 'protocol';
-/** Fields the search gains later; read when present so a regenerated client needs no change here. */
-type Extras = { total?: number; facets?: Record<string, unknown>; suggestions?: unknown[] };
+type Filters = Record<'q' | Facet, string>;
 
-/** Facet counts in either shape an API may use: `{ value: count }` or `[{ value, count }]`. */
-function facetCounts(raw: unknown): [string, number | null][] {
-  if (Array.isArray(raw)) {
-    return raw.flatMap((entry: Record<string, unknown>) => {
-      const value = entry.value ?? entry.name ?? entry.key;
-      return typeof value === 'string' && typeof entry.count === 'number'
-        ? [[value, entry.count]]
-        : [];
-    });
-  }
-  if (raw !== null && typeof raw === 'object') {
-    return Object.entries(raw).flatMap(([value, count]) =>
-      typeof count === 'number' ? [[value, count] as [string, number]] : [],
-    );
-  }
-  return [];
-}
+/**
+ * The results shown for this address, kept for the browser tab so that Back from a listing shows
+ * the same list ("Show more" pages included) and scrolls to where the reader was.
+ */
+const remembered = {
+  key: () => `bazaar.catalog.${location.search}`,
+  load(): SearchResult | null {
+    try {
+      return JSON.parse(sessionStorage.getItem(this.key()) ?? 'null') as SearchResult | null;
+    } catch {
+      return null;
+    }
+  },
+  save(result: SearchResult) {
+    try {
+      sessionStorage.setItem(this.key(), JSON.stringify(result));
+    } catch {
+      // Storage full or refused: Back then searches again, which is only slower.
+    }
+  },
+};
 
-const suggestionText = (raw: unknown): string | null =>
-  typeof raw === 'string'
-    ? raw
-    : raw !== null &&
-        typeof raw === 'object' &&
-        typeof (raw as { query?: unknown }).query === 'string'
-      ? (raw as { query: string }).query
-      : null;
+const PAGE_SIZE = 24;
 
 export function CatalogPage() {
   const { query } = useLocation();
-  const [filters, setFilters] = useState({
+  const [filters, setFilters] = useState<Filters>({
     q: query.get('q') ?? '',
     kind: query.get('kind') ?? '',
     category: query.get('category') ?? '',
     protocol: query.get('protocol') ?? '',
   });
-  const [result, setResult] = useState<(SearchResult & Extras) | null>(null);
+  // Only an entry of the history that was left before (Back, Forward) shows what it showed.
+  const [result, setResult] = useState<SearchResult | null>(() =>
+    savedScroll() === null ? null : remembered.load(),
+  );
   const [error, setError] = useState('');
-  const [seen, setSeen] = useState<Record<Facet, Set<string>>>({
-    kind: new Set(['tool', 'agent', 'framework']),
-    category: new Set(),
-    protocol: new Set(),
-  });
   const latest = useRef(0);
+  const restoring = useRef(result !== null);
 
   const search = async (cursor?: string) => {
     const ticket = ++latest.current;
     try {
-      const page = (await call(
-        api.GET('/api/catalog', {
-          params: {
-            query: {
-              ...(filters.q.trim() === '' ? {} : { q: filters.q }),
-              ...(filters.kind === '' ? {} : { kind: filters.kind as Listing['kind'] }),
-              ...(filters.category === '' ? {} : { category: filters.category }),
-              ...(filters.protocol === '' ? {} : { protocol: filters.protocol }),
-              limit: 24,
-              ...(cursor === undefined ? {} : { cursor }),
-            },
-          },
-        }),
-      )) as SearchResult & Extras;
+      const page = await searchCatalog({
+        ...(filters.q.trim() === '' ? {} : { q: filters.q }),
+        ...(filters.kind === '' ? {} : { kind: filters.kind as 'tool' | 'agent' | 'framework' }),
+        ...(filters.category === '' ? {} : { category: filters.category }),
+        ...(filters.protocol === '' ? {} : { protocol: filters.protocol }),
+        limit: PAGE_SIZE,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
       if (ticket !== latest.current) return; // a newer search has started: drop this answer
       setError('');
-      setResult((before) =>
-        cursor === undefined || before === null
-          ? page
-          : { ...page, items: [...before.items, ...page.items] },
-      );
-      setSeen((before) => ({
-        kind: before.kind,
-        category: new Set([...before.category, ...page.items.flatMap((item) => item.categories)]),
-        protocol: new Set([...before.protocol, ...page.items.flatMap((item) => item.protocols)]),
-      }));
+      setResult((before) => {
+        const next =
+          cursor === undefined || before === null
+            ? page
+            : { ...page, items: [...before.items, ...page.items] };
+        remembered.save(next);
+        return next;
+      });
     } catch (failure) {
-      if (ticket === latest.current) setError(message(failure));
+      if (ticket === latest.current) setError(problemText(failure));
     }
   };
 
-  // Results as you type: wait for a short pause so every keystroke does not cost a request.
+  // Results as you type, after a short pause; on Back, the remembered list at the old scroll.
   useEffect(() => {
     setQuery(filters);
+    if (restoring.current) {
+      restoring.current = false;
+      const y = savedScroll();
+      if (y !== null) requestAnimationFrame(() => window.scrollTo(0, y));
+      return undefined;
+    }
     const timer = setTimeout(() => void search(), 200);
     return () => clearTimeout(timer);
   }, [filters.q, filters.kind, filters.category, filters.protocol]);
 
-  const options = (facet: Facet): [string, number | null][] => {
-    const counted = facetCounts(result?.facets[facet]);
-    const list =
-      counted.length > 0
-        ? counted
-        : [...seen[facet]].sort().map((value) => [value, null] as [string, null]);
+  const options = (facet: Facet): [string, number][] => {
+    const counted = Object.entries(result?.facets[facet] ?? {}).sort(([a], [b]) =>
+      a.localeCompare(b),
+    );
     const selected = filters[facet];
-    return selected === '' || list.some(([value]) => value === selected)
-      ? list
-      : [[selected, null], ...list];
+    return selected === '' || counted.some(([value]) => value === selected)
+      ? counted
+      : [[selected, 0], ...counted];
   };
 
   const select = (facet: Facet, label: string) => (
@@ -115,7 +107,7 @@ export function CatalogPage() {
         <option value="">Any</option>
         {options(facet).map(([value, count]) => (
           <option key={value} value={value}>
-            {count === null ? value : `${value} (${count})`}
+            {`${value} (${count})`}
           </option>
         ))}
       </select>
@@ -124,27 +116,25 @@ export function CatalogPage() {
 
   const items = result?.items ?? [];
   const q = filters.q.trim();
-  const requestLink = `/requests/new?kind=capability${q === '' ? '' : `&task=${encodeURIComponent(q)}`}`;
-  const suggestions = (result?.suggestions ?? [])
-    .map(suggestionText)
-    .filter((text): text is string => text !== null);
+  const request = result?.capability_request?.body.task ?? q;
+  const requestLink = `/requests/new?kind=capability${request === '' ? '' : `&task=${encodeURIComponent(request)}`}`;
 
   return (
     <Page title="Find a tool, agent or framework">
       <p class="lead">
-        Documented capabilities with their provenance, how authentication works and their honest
-        limits.
+        Documented capabilities with where their facts come from, how authentication works and their
+        honest limits.
       </p>
       <form class="search" role="search" onSubmit={(event) => event.preventDefault()}>
         <div class="field search-box">
-          <label for="search">Search the catalog</label>
+          <label for="search">Describe what you need, or name a tool</label>
           <input
             id="search"
             type="search"
             value={filters.q}
             maxLength={300}
             autocomplete="off"
-            placeholder="e.g. mcp server for postgres"
+            placeholder="e.g. transcribe audio files offline"
             onInput={(event) => setFilters({ ...filters, q: event.currentTarget.value })}
           />
         </div>
@@ -162,13 +152,18 @@ export function CatalogPage() {
             ? 'No listing matches.'
             : `${result.total} listing${result.total === 1 ? '' : 's'}`}
       </p>
-      {result !== null && items.length === 0 ? (
+      {result?.corrected_query == null ? null : (
+        <p class="corrected">
+          Showing results for <strong>{result.corrected_query}</strong>: nothing matched “{q}”.
+        </p>
+      )}
+      {result !== null && (items.length === 0 || result.corrected_query !== null) ? (
         <div class="empty">
-          {suggestions.length === 0 ? null : (
+          {result.suggestions.length === 0 ? null : (
             <p>
-              Did you mean{' '}
-              {suggestions.map((text, i) => (
-                <>
+              Try{' '}
+              {result.suggestions.map((text, i) => (
+                <span key={text}>
                   {i === 0 ? '' : ', '}
                   <button
                     type="button"
@@ -177,16 +172,14 @@ export function CatalogPage() {
                   >
                     {text}
                   </button>
-                </>
+                </span>
               ))}
-              ?
+              .
             </p>
           )}
-          <p>
-            Nothing in the catalog does this yet. Tell us what you need and we will look for it.
-          </p>
+          <p>Not what you need? Tell us, and we will look for it.</p>
           <a class="button" href={requestLink}>
-            File a capability request
+            Ask for this capability
           </a>
         </div>
       ) : null}
@@ -198,14 +191,12 @@ export function CatalogPage() {
             </h2>
             <p class="meta">
               <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
-              {listing.status === 'deprecated' ? (
-                <span class="badge badge-warning">deprecated</span>
-              ) : null}
-              {listing.authentication.required ? (
-                <span class="badge">needs credentials</span>
-              ) : (
-                <span class="badge">no credentials</span>
+              {listing.status === 'active' ? null : (
+                <span class="badge badge-warning">{listing.status}</span>
               )}
+              <span class="badge">
+                {listing.authentication.required ? 'needs credentials' : 'no credentials'}
+              </span>
             </p>
             <p>{listing.summary}</p>
             <p class="tags">{[...listing.categories, ...listing.protocols].join(' · ')}</p>

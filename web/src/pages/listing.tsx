@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, message, type Listing } from '../api';
-import { Alert, Page, date } from '../ui';
+import { getListing, type Listing } from '../api/operations';
+import { Alert, Page } from '../components/ui';
+import { date } from '../format';
+import { previousPage } from '../router';
+import { problemText } from '../words';
 
 const verification: Record<Listing['provenance']['verification'], string> = {
   documented: 'Taken from public documentation',
@@ -22,19 +25,19 @@ export function ListingPage(props: { id: string }) {
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
-    call(api.GET('/api/catalog/{id}', { params: { path: { id: props.id } } })).then(
-      setListing,
-      (failure: unknown) => {
-        setError(message(failure));
-      },
-    );
+    getListing(props.id).then(setListing, (failure: unknown) => {
+      setError(problemText(failure));
+    });
   }, [props.id]);
 
   if (error !== '') {
     return (
       <Page title="Listing not found">
         <Alert>{error}</Alert>
-        <a href="/">Back to the catalog</a>
+        <p>
+          <a href="/catalog">Search the catalog</a> ·{' '}
+          <a href="/requests/new?kind=capability">Ask for a capability</a>
+        </p>
       </Page>
     );
   }
@@ -48,9 +51,9 @@ export function ListingPage(props: { id: string }) {
       <p class="meta">
         <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
         {listing.version === null ? null : <span class="badge">version {listing.version}</span>}
-        {listing.status === 'deprecated' ? (
-          <span class="badge badge-warning">deprecated</span>
-        ) : null}
+        {listing.status === 'active' ? null : (
+          <span class="badge badge-warning">{listing.status}</span>
+        )}
       </p>
       <p class="lead">{listing.summary}</p>
       {aliases.length === 0 ? null : <p class="muted">Also known as {aliases.join(', ')}.</p>}
@@ -114,7 +117,7 @@ export function ListingPage(props: { id: string }) {
             </ul>
           </dd>
           <dt>License</dt>
-          <dd>{provenance.license ?? 'Proprietary'}</dd>
+          <dd>{provenance.license ?? 'Not stated'}</dd>
           <dt>Checked</dt>
           <dd>{date(listing.checked_at)}</dd>
           <dt>Verification</dt>
@@ -141,7 +144,18 @@ export function ListingPage(props: { id: string }) {
         >
           Ask for a pilot
         </a>
-        <a href="/">Back to the catalog</a>
+        <a
+          href="/catalog"
+          onClick={(event) => {
+            // Back to the same results, scrolled where they were, when the reader came from them.
+            if (previousPage()?.startsWith('/catalog') === true) {
+              event.preventDefault();
+              history.back();
+            }
+          }}
+        >
+          Back to the results
+        </a>
       </p>
     </Page>
   );

@@ -1,89 +1,108 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
-  api,
-  bearer,
-  call,
-  credits,
-  message,
-  type AcceptResult,
-  type OfferResult,
+  acceptCounter,
+  getNegotiation,
+  makeOffer,
+  walkAway,
+  type SellerReply,
   type SessionDetail,
-} from '../api';
-import { rememberSession, usePlayer } from '../player';
-import { Alert, Page, describedBy } from '../ui';
-import { PlayerBar, usePlayerRecord } from './play';
+} from '../api/operations';
+import { PlayerBar, usePlayerStats } from '../components/player';
+import { usePlayer } from '../components/player-store';
+import { PriceLadder } from '../components/price-ladder';
+import { Alert, Confirm, Page, describedBy } from '../components/ui';
+import { amountProblem, credits } from '../format';
+import { objectionText, problemText, statusText } from '../words';
+import { SignInFirst } from './sign-in-first';
 
-const ended: Record<string, string> = {
+const endedText: Record<string, string> = {
   rejected: 'The seller ended this negotiation. No credits were spent.',
-  expired: 'This negotiation expired: ten offers without a deal. No credits were spent.',
+  expired: 'This negotiation has ended without a deal. No credits were spent.',
   abandoned: 'You walked away from this negotiation. No credits were spent.',
 };
 
-/** Structured warnings the seller may add to its reply; read when present, else the message says it. */
-function warningOf(response: OfferResult['seller_response'] | undefined): string | null {
-  const objection = (response as { objection?: unknown } | undefined)?.objection;
-  if (typeof objection !== 'string' || objection === 'none') return null;
-  return `Warning: ${objection.replace(/_/g, ' ')}.`;
+/** Round to cents, as the API takes amounts. */
+const cents = (amount: number) => Math.round(amount * 100) / 100;
+
+/** Amounts one tap away: opening moves first, then a raise and meeting the seller halfway. */
+function quickAmounts(market: number, ask: number, lastOffer: number | null): [string, number][] {
+  const below = (amount: number) => amount < ask;
+  const options: [string, number][] =
+    lastOffer === null
+      ? [
+          ['60 % of market', cents(market * 0.6)],
+          ['70 %', cents(market * 0.7)],
+          ['80 %', cents(market * 0.8)],
+        ]
+      : [
+          ['Raise 2 %', cents(lastOffer + market * 0.02)],
+          ['Raise 5 %', cents(lastOffer + market * 0.05)],
+          ['Halfway', cents((lastOffer + ask) / 2)],
+        ];
+  return options.filter(([, amount]) => amount > 0 && below(amount));
 }
 
 export function NegotiationPage(props: { id: string }) {
   const me = usePlayer();
-  const [player, refreshPlayer] = usePlayerRecord(me);
+  const [stats, refreshStats] = usePlayerStats(me);
   const [detail, setDetail] = useState<SessionDetail | null>(null);
-  const [lastReply, setLastReply] = useState<OfferResult['seller_response'] | undefined>(undefined);
-  const [deal, setDeal] = useState<AcceptResult | null>(null);
+  const [reply, setReply] = useState<SellerReply | null>(null);
   const [amount, setAmount] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState('');
-  const [offerError, setOfferError] = useState<string | undefined>(undefined);
+  const [amountError, setAmountError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const [leaving, setLeaving] = useState(false);
   const log = useRef<HTMLOListElement>(null);
 
   const load = async () => {
     if (me === null) return;
     try {
-      setDetail(
-        await call(
-          api.GET('/api/haggle/{sessionId}', {
-            params: { path: { sessionId: props.id } },
-            headers: bearer(me.key),
-          }),
-        ),
-      );
-      rememberSession(me.id, props.id);
+      setDetail(await getNegotiation(me.key, props.id));
     } catch (failure) {
-      setError(message(failure));
+      setError(problemText(failure));
     }
   };
   useEffect(() => {
     void load();
   }, [props.id, me?.key]);
+  // A deal just made is shown at once, wherever the page was scrolled.
   useEffect(() => {
-    log.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
+    if (detail?.session.status === 'accepted') document.getElementById('deal-heading')?.focus();
+  }, [detail?.session.status]);
+  useEffect(() => {
+    const last = log.current?.lastElementChild;
+    if (last !== null && last !== undefined && typeof last.scrollIntoView === 'function') {
+      last.scrollIntoView({ block: 'nearest' });
+    }
   }, [detail?.messages.length]);
 
-  if (me === null) {
-    return (
-      <Page title="Negotiation">
-        <p>
-          <a href="/play">Register or sign in</a> to see your negotiations.
-        </p>
-      </Page>
-    );
-  }
+  if (me === null) return <SignInFirst title="Negotiation" />;
   if (detail === null) {
     return (
-      <Page title="Negotiation">{error === '' ? <p>Loading…</p> : <Alert>{error}</Alert>}</Page>
+      <Page title="Negotiation">
+        {error === '' ? (
+          <p>Loading…</p>
+        ) : (
+          <>
+            <Alert>{error}</Alert>
+            <p>
+              <a href="/play/negotiations">Your negotiations</a> · <a href="/play">Products</a>
+            </p>
+          </>
+        )}
+      </Page>
     );
   }
 
   const { session, product, messages } = detail;
   const active = session.status === 'active';
-  const nextRound = session.rounds_count + 1;
-  const lastRound = nextRound >= session.max_rounds;
-  const typed = Number(amount);
-  const tooMuch =
-    player !== null && amount !== '' && Number.isFinite(typed) && typed > player.credits;
+  const roundsLeft = session.max_rounds - session.rounds_count;
+  const openingAsk =
+    messages.find((entry) => entry.sender === 'seller' && entry.offer_amount !== null)
+      ?.offer_amount ?? product.market_price;
+  const ask = session.ai_counter_offer ?? openingAsk;
+  const available = stats?.credits ?? null;
 
   const act = async (run: () => Promise<void>) => {
     setBusy(true);
@@ -91,197 +110,237 @@ export function NegotiationPage(props: { id: string }) {
     try {
       await run();
     } catch (failure) {
-      setError(message(failure));
+      setError(problemText(failure));
     } finally {
       setBusy(false);
-      refreshPlayer();
+      refreshStats();
       await load();
     }
   };
 
-  const offer = (event: Event) => {
-    event.preventDefault();
-    setOfferError(undefined);
-    void act(async () => {
-      try {
-        const result = await call(
-          api.POST('/api/haggle/offer', {
-            body: {
-              session_id: session.id,
-              offer_amount: amount.trim(),
-              ...(note.trim() === '' ? {} : { message: note }),
-            },
-            headers: bearer(me.key),
-          }),
-        );
-        setLastReply(result.seller_response);
-        setAmount('');
-        setNote('');
-      } catch (failure) {
-        // The API's own sentence, at the field it is about.
-        setOfferError(message(failure));
-        document.getElementById('offer')?.focus();
-      }
+  const offer = (price: string) =>
+    act(async () => {
+      const result = await makeOffer(me.key, session.id, price, note);
+      setReply(result.seller_response);
+      setAmount('');
+      setNote('');
     });
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const problem = amountProblem(amount, available);
+    setAmountError(problem ?? undefined);
+    if (problem !== null) {
+      document.getElementById('offer')?.focus();
+      return;
+    }
+    void offer(amount.trim().replace(',', '.'));
   };
 
   const accept = () =>
-    act(async () => {
-      setDeal(
-        await call(
-          api.POST('/api/haggle/accept', {
-            body: { session_id: session.id },
-            headers: bearer(me.key),
-          }),
-        ),
-      );
-    });
+    session.ai_counter_offer === null
+      ? offer(openingAsk.toFixed(2))
+      : act(async () => {
+          await acceptCounter(me.key, session.id);
+        });
+
   const abandon = () =>
     act(async () => {
-      await call(
-        api.POST('/api/haggle/abandon', {
-          body: { session_id: session.id },
-          headers: bearer(me.key),
-        }),
-      );
+      setLeaving(false);
+      await walkAway(me.key, session.id);
     });
 
   const price = session.final_price;
-  const warning = warningOf(lastReply);
+  const objection = active && reply !== null ? objectionText[reply.objection] : undefined;
   return (
     <Page title={`Haggling for ${product.name}`}>
-      <PlayerBar me={me} player={player} />
+      <PlayerBar me={me} stats={stats} />
       <div class="deal-head">
-        <img src={product.image_url} alt="" width={72} height={72} />
-        <p>
-          Market price <strong>{credits(product.market_price)}</strong> · {product.stock_quantity}{' '}
-          in stock
-          <br />
-          <span class="status" id="status">
-            {active
-              ? `Round ${Math.min(nextRound, session.max_rounds)} of ${session.max_rounds}`
-              : `Status: ${session.status}`}
-          </span>
-          {active && lastRound ? <span class="badge badge-warning"> Final round</span> : null}
-        </p>
+        <img src={product.image_url} alt="" width={88} height={88} />
+        <div>
+          <p class="price-line">
+            Market price <strong>{credits(product.market_price)}</strong> · seller asks{' '}
+            <strong class="ask">{credits(ask)}</strong>
+          </p>
+          <p class="muted">
+            {product.stock_quantity} in stock · {statusText[session.status]}
+          </p>
+          {active ? (
+            <p class="rounds" aria-label={`${roundsLeft} of ${session.max_rounds} offers left`}>
+              {Array.from({ length: session.max_rounds }, (_, i) => (
+                <span key={i} class={i < session.rounds_count ? 'round used' : 'round'} />
+              ))}
+              <span class="rounds-text">
+                {roundsLeft === 1 ? 'Last offer' : `${roundsLeft} offers left`}
+              </span>
+            </p>
+          ) : null}
+        </div>
       </div>
 
-      <ol class="chat" ref={log} aria-label="Conversation" aria-live="polite">
-        {messages.map((entry) => (
-          <li key={entry.id} class={`bubble bubble-${entry.sender}`}>
-            <span class="who">{entry.sender === 'seller' ? 'Seller' : 'You'}</span>
-            {entry.round > 0 ? <span class="round"> · round {entry.round}</span> : null}
-            {entry.sender === 'seller' &&
-            entry.round === session.max_rounds - 1 &&
-            entry.offer_amount !== null ? (
-              <span class="badge badge-warning"> final counter-offer</span>
-            ) : null}
-            <p>{entry.message}</p>
-            {entry.offer_amount === null ? null : (
-              <p class="amount">{credits(entry.offer_amount)}</p>
-            )}
-          </li>
-        ))}
-      </ol>
+      <div class="game-grid">
+        <PriceLadder
+          messages={messages}
+          market={product.market_price}
+          maxRounds={session.max_rounds}
+        />
+        <ol
+          class="chat"
+          ref={log}
+          tabIndex={0}
+          aria-label="Conversation with the seller"
+          aria-live="polite"
+        >
+          {messages.map((entry) => (
+            <li key={entry.id} class={`bubble bubble-${entry.sender}`}>
+              <span class="who">
+                {entry.sender === 'seller' ? 'Seller' : 'You'}
+                {entry.round > 0 ? ` · round ${entry.round}` : ''}
+              </span>
+              <p>{entry.message}</p>
+              {entry.offer_amount === null ? null : (
+                <p class="amount">{credits(entry.offer_amount)}</p>
+              )}
+            </li>
+          ))}
+        </ol>
+      </div>
 
-      {warning === null ? null : <Alert kind="warning">{warning}</Alert>}
+      {objection === undefined ? null : <Alert kind="warning">{objection}</Alert>}
       {error === '' ? null : <Alert>{error}</Alert>}
 
       {session.status === 'accepted' && price !== null ? (
-        <div class="alert alert-success deal" role="status">
-          <h2>Deal!</h2>
-          <p>
-            You bought {product.name} for <strong>{credits(price)}</strong>, saving{' '}
-            <strong>{credits(deal?.savings ?? product.market_price - price)}</strong> on the market
-            price.
-            {deal !== null || player !== null ? (
-              <>
-                {' '}
-                Your balance is now{' '}
-                <strong>{credits(deal?.new_credits ?? player?.credits ?? 0)}</strong> credits.
-              </>
-            ) : null}
+        <section class="deal-done" aria-labelledby="deal-heading" role="status">
+          <h2 id="deal-heading" tabIndex={-1}>
+            Deal! {product.name} is yours.
+          </h2>
+          <p class="deal-numbers">
+            <span>
+              Paid <strong>{credits(price)}</strong>
+            </span>
+            <span>
+              Saved <strong>{credits(product.market_price - price)}</strong> (
+              {(((product.market_price - price) / product.market_price) * 100).toFixed(1)} % off)
+            </span>
+            {stats === null ? null : (
+              <span>
+                Balance <strong>{credits(stats.credits)}</strong>
+              </span>
+            )}
+            {stats?.rank === null || stats === null ? null : (
+              <span>
+                Your rank <strong>{stats.rank}</strong>
+              </span>
+            )}
           </p>
-          <p>
-            <a href="/play/account">Your stats and transactions</a> ·{' '}
-            <a href="/leaderboard">Leaderboard</a> · <a href="/play">More products</a>
+          <p class="actions">
+            <a class="button" href="/play">
+              Find another bargain
+            </a>
+            <a href="/leaderboard">Leaderboard</a>
+            <a href="/play/account">Your stats</a>
           </p>
-        </div>
+        </section>
       ) : null}
-      {ended[session.status] === undefined ? null : (
+      {endedText[session.status] === undefined ? null : (
         <Alert kind="info">
-          <strong>
-            {session.status === 'expired'
-              ? 'Expired. '
-              : session.status === 'rejected'
-                ? 'Rejected. '
-                : ''}
-          </strong>
-          {ended[session.status]} <a href="/play">Try another product</a>
+          {endedText[session.status]} <a href="/play">Try another product</a>
         </Alert>
       )}
 
       {active ? (
-        <div class="haggle-actions">
-          {lastRound ? (
-            <p class="hint">
-              This is your last offer: the seller accepts it or the negotiation expires.
-            </p>
+        <div class="composer">
+          {leaving ? (
+            <Confirm
+              question="Walk away from this negotiation? You cannot reopen this product for a while."
+              yes="Yes, walk away"
+              no="Keep haggling"
+              onYes={() => void abandon()}
+              onNo={() => setLeaving(false)}
+            />
           ) : null}
-          <form onSubmit={offer} class="offer-form">
-            <div class={offerError === undefined ? 'field' : 'field field-invalid'}>
+          <form onSubmit={submit} class="offer-form" noValidate>
+            <div class={amountError === undefined ? 'field' : 'field field-invalid'}>
               <label for="offer">Your offer (credits)</label>
-
               <input
                 id="offer"
                 type="text"
                 inputMode="decimal"
                 autocomplete="off"
-                required
+                placeholder={credits(cents(ask * 0.8))}
                 value={amount}
-                onInput={(event) => setAmount(event.currentTarget.value)}
-                {...describedBy('offer', true, offerError)}
+                onInput={(event) => {
+                  setAmount(event.currentTarget.value);
+                  setAmountError(undefined);
+                }}
+                {...describedBy('offer', true, amountError)}
               />
               <p class="hint" id="offer-hint">
-                {player === null
-                  ? 'Up to 2 decimals.'
-                  : `You have ${credits(player.credits)} credits.`}
-                {tooMuch ? ' That is more than you have: the seller will refuse it.' : ''}
+                {available === null ? 'Up to 2 decimals.' : `You have ${credits(available)}.`}
+                {roundsLeft === 1
+                  ? ' Last offer: the seller takes it or the negotiation ends.'
+                  : ''}
               </p>
-              {offerError === undefined ? null : (
+              {amountError === undefined ? null : (
                 <p class="field-error" id="offer-error">
-                  {offerError}
+                  {amountError}
                 </p>
               )}
             </div>
-            <div class="field">
-              <label for="note">Message to the seller (optional)</label>
-              <input
-                id="note"
-                type="text"
-                maxLength={1000}
-                value={note}
-                onInput={(event) => setNote(event.currentTarget.value)}
-              />
+            <div class="quick" role="group" aria-label="Quick amounts">
+              {quickAmounts(product.market_price, ask, session.current_offer).map(
+                ([label, value]) => (
+                  <button
+                    key={label}
+                    type="button"
+                    class="chip"
+                    onClick={() => {
+                      setAmount(value.toFixed(2));
+                      setAmountError(undefined);
+                    }}
+                  >
+                    {label} · {credits(value)}
+                  </button>
+                ),
+              )}
             </div>
-            <button type="submit" disabled={busy}>
-              Make offer
-            </button>
+            <details class="note" open={note !== ''}>
+              <summary>Add a message to the seller</summary>
+              <div class="field">
+                <label for="note">Message (optional; it never changes the price)</label>
+                <input
+                  id="note"
+                  type="text"
+                  maxLength={1000}
+                  value={note}
+                  onInput={(event) => setNote(event.currentTarget.value)}
+                />
+              </div>
+            </details>
+            <div class="actions">
+              <button type="submit" disabled={busy}>
+                Make offer
+              </button>
+              <button
+                type="button"
+                class="button-accept"
+                disabled={busy}
+                onClick={() => void accept()}
+              >
+                {session.ai_counter_offer === null
+                  ? `Pay the asking price ${credits(openingAsk)}`
+                  : `Accept ${credits(session.ai_counter_offer)}`}
+              </button>
+              <button
+                type="button"
+                class="button-quiet"
+                disabled={busy}
+                onClick={() => setLeaving(true)}
+              >
+                Walk away
+              </button>
+            </div>
           </form>
-          <p class="actions">
-            <button
-              type="button"
-              disabled={busy || session.ai_counter_offer === null}
-              onClick={() => void accept()}
-            >
-              {session.ai_counter_offer === null
-                ? 'Accept'
-                : `Accept ${credits(session.ai_counter_offer)}`}
-            </button>
-            <button type="button" class="danger" disabled={busy} onClick={() => void abandon()}>
-              Walk away
-            </button>
-          </p>
         </div>
       ) : null}
     </Page>

@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './api-schema';
+import type { components, paths } from '../api-schema';
 
 /** Typed client of the service's own API; types come from its OpenAPI document (`npm run gen:api`). */
 export const api = createClient<paths>();
@@ -20,19 +20,6 @@ export type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] ex
       : never
   : never;
 
-export type SearchResult = Ok<'/api/catalog', 'get'>;
-export type Listing = SearchResult['items'][number];
-export type StoredRequest = Ok<'/api/requests/{id}', 'get'>;
-export type Player = Ok<'/api/players/{id}', 'get'>;
-export type Product = Ok<'/api/products', 'get'>[number];
-export type SessionDetail = Ok<'/api/haggle/{sessionId}', 'get'>;
-export type Session = SessionDetail['session'];
-export type Message = SessionDetail['messages'][number];
-export type OfferResult = Ok<'/api/haggle/offer', 'post'>;
-export type AcceptResult = Ok<'/api/haggle/accept', 'post'>;
-export type Stats = Ok<'/api/players/{id}/stats', 'get'>;
-export type Transaction = Ok<'/api/transactions', 'get'>[number];
-export type LeaderboardEntry = Ok<'/api/leaderboard', 'get'>[number];
 type ErrorBody = components['schemas']['Error'];
 
 /** A failure the API answered with its error envelope (or the network failing). */
@@ -42,12 +29,14 @@ export class ApiError extends Error {
     readonly code: string,
     readonly status: number,
     readonly details: { field: string; message: string }[] = [],
+    /** Seconds until a retry may succeed (`Retry-After`), when the API says. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
 }
 
-/** Awaits an API call and returns its `data`, or throws the API's own error sentence. */
+/** Awaits an API call and returns its `data`, or throws the API's error as an `ApiError`. */
 export async function call<T>(
   request: Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
 ): Promise<T> {
@@ -55,27 +44,18 @@ export async function call<T>(
   try {
     result = await request;
   } catch {
-    throw new ApiError(
-      'The service cannot be reached. Check the connection and try again.',
-      'network',
-      0,
-    );
+    throw new ApiError('The service cannot be reached.', 'network', 0);
   }
   if (result.data !== undefined) return result.data.data;
   const body = result.error as Partial<ErrorBody> | undefined;
+  const retryAfter = Number(result.response.headers.get('retry-after') ?? Number.NaN);
   throw new ApiError(
     body?.error ?? `The service answered with status ${result.response.status}.`,
     body?.code ?? 'unknown',
     result.response.status,
     body?.details ?? [],
+    Number.isFinite(retryAfter) ? retryAfter : null,
   );
 }
 
-export const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
-
-/** Credits as the API writes them (12.5) shown as money (12.50). */
-export const credits = (amount: number) =>
-  amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-export const message = (error: unknown) =>
-  error instanceof Error ? error.message : 'Something went wrong.';
+export const bearer = (secret: string) => ({ authorization: `Bearer ${secret.trim()}` });

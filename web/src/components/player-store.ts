@@ -25,9 +25,7 @@ export function signIn(me: Me): void {
 }
 
 export function forget(): void {
-  const me = currentPlayer();
   localStorage.removeItem(KEY);
-  if (me !== null) localStorage.removeItem(sessionsKey(me.id));
   for (const listener of listeners) listener();
 }
 
@@ -41,21 +39,4 @@ export function usePlayer(): Me | null {
     return () => listeners.delete(listener);
   }, []);
   return me;
-}
-
-const sessionsKey = (playerId: string) => `bazaar.sessions.${playerId}`;
-
-/** Negotiations opened in this browser, newest first: the list when the API offers none. */
-export function rememberedSessions(playerId: string): string[] {
-  try {
-    const ids = JSON.parse(localStorage.getItem(sessionsKey(playerId)) ?? '[]') as unknown;
-    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-export function rememberSession(playerId: string, sessionId: string): void {
-  const ids = [sessionId, ...rememberedSessions(playerId).filter((id) => id !== sessionId)];
-  localStorage.setItem(sessionsKey(playerId), JSON.stringify(ids.slice(0, 100)));
 }

@@ -80,5 +80,25 @@ export const describedBy = (id: string, hint: boolean, error: string | undefined
       .join(' ') || undefined,
 });
 
-export const date = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
+/** A question that must be answered before something that cannot be undone. */
+export function Confirm(props: {
+  question: ComponentChildren;
+  yes: string;
+  no: string;
+  onYes: () => void;
+  onNo: () => void;
+}) {
+  return (
+    <div class="confirm" role="alertdialog" aria-labelledby="confirm-question">
+      <p id="confirm-question">{props.question}</p>
+      <div class="actions">
+        <button type="button" class="danger" onClick={props.onYes}>
+          {props.yes}
+        </button>
+        <button type="button" class="button-quiet" autoFocus onClick={props.onNo}>
+          {props.no}
+        </button>
+      </div>
+    </div>
+  );
+}

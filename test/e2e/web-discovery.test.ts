@@ -1,0 +1,143 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in the browser and uses its types.
+import { describe, expect, it } from 'vitest';
+import { browserApp, skipBrowser } from './browser.js';
+
+describe.skipIf(skipBrowser)(
+  'the web app for people looking for a tool',
+  { timeout: 120_000 },
+  () => {
+    const app = browserApp();
+
+    it('should introduce both areas on the landing page and search from it', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/`);
+      expect(await page.getByRole('heading', { name: 'The capability catalog' }).count()).toBe(1);
+      expect(await page.getByRole('heading', { name: 'The haggling game' }).count()).toBe(1);
+      await app.audit('home', { plainWords: true });
+      await page.getByLabel('What do you need?').fill('langchain');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect.poll(() => page.url()).toMatch(/\/catalog\?q=langchain$/);
+      await page.getByRole('link', { name: 'LangChain', exact: true }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('LangChain');
+      expect(await page.getByRole('heading', { name: 'Provenance' }).count()).toBe(1);
+      expect(await page.getByRole('heading', { name: 'Limitations' }).count()).toBe(1);
+      await app.audit('listing');
+    });
+
+    it('should bring Back to the same results, "Show more" included, at the same place', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog`);
+      await expect.poll(() => page.locator('.cards > li').count()).toBe(24);
+      await page.getByRole('button', { name: 'Show more' }).click();
+      await expect.poll(() => page.locator('.cards > li').count()).toBe(48);
+      const target = page.locator('.cards > li h2 a').nth(40);
+      const name = (await target.textContent()) ?? '';
+      await target.scrollIntoViewIfNeeded();
+      const scrolled = await page.evaluate(() => window.scrollY);
+      expect(scrolled).toBeGreaterThan(1000);
+      await target.click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe(name);
+      await page.getByRole('link', { name: 'Back to the results' }).click();
+      await expect.poll(() => page.locator('.cards > li').count()).toBe(48);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
+      expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 50);
+      // The browser's own Back button works the same way.
+      await page.locator('.cards > li h2 a').nth(40).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe(name);
+      await page.goBack();
+      await expect.poll(() => page.locator('.cards > li').count()).toBe(48);
+    });
+
+    it('should say when it corrected a search, and offer a request when nothing fits', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog?q=langchian`);
+      await expect.poll(() => page.locator('.corrected').textContent()).toMatch(/langchain/i);
+      expect(await page.locator('.corrected').textContent()).toMatch(/nothing matched “langchian”/);
+      await app.audit('catalog-corrected');
+
+      await page
+        .getByLabel('Describe what you need, or name a tool')
+        .fill('zebra telepathy broker');
+      await page.getByRole('link', { name: 'Ask for this capability' }).click();
+      await expect.poll(() => page.getByLabel('What do you need?').inputValue()).toMatch(/zebra/);
+    });
+
+    it('should check a request in the browser, in plain words, and keep its receipt safe', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/requests/new`);
+      await page.getByLabel('What do you need?').fill('too short');
+      await page.getByRole('button', { name: 'File the request' }).click();
+      await expect
+        .poll(() => page.locator('#task-error').textContent())
+        .toMatch(/at least 12 characters/);
+      expect(await page.getByLabel('What do you need?').getAttribute('aria-invalid')).toBe('true');
+
+      // A listing id that does not exist: the API refuses it, and a person reads why in words.
+      await page
+        .getByLabel('What do you need?')
+        .fill('An MCP server that brokers zebra telepathy.');
+      await page.getByLabel('Catalog listing id (optional)').fill('no-such-listing');
+      await page.getByRole('button', { name: 'File the request' }).click();
+      await expect
+        .poll(() => page.locator('#capability_id-error').textContent())
+        .toMatch(/No catalog listing has this id/);
+      await app.audit('request-form-errors', { plainWords: true });
+
+      await page.getByLabel('Catalog listing id (optional)').fill('');
+      await page.getByRole('button', { name: 'File the request' }).click();
+      const link = (await page.locator('#receipt-link').textContent()) ?? '';
+      expect(link).toMatch(/\/requests\/mine#id=[0-9a-f-]+&token=rq_/);
+      await app.audit('request-receipt');
+
+      // Leaving an unsaved receipt asks first; staying keeps it on the screen.
+      page.once('dialog', (dialog) => void dialog.dismiss());
+      await page.getByRole('link', { name: 'Catalog', exact: true }).click();
+      expect(await page.locator('h1').textContent()).toBe('Request filed');
+
+      await page.getByRole('button', { name: 'Open my request' }).click();
+      await expect.poll(() => page.locator('#request-heading').textContent()).toMatch(/Received/);
+      expect(page.url()).toBe(link);
+      await page.reload();
+      await expect.poll(() => page.locator('#request-heading').textContent()).toMatch(/Received/);
+      await app.audit('my-request', { plainWords: true });
+
+      await page.getByRole('button', { name: 'Delete this request' }).click();
+      await page.getByRole('button', { name: 'Yes, delete it' }).click();
+      await expect.poll(() => page.getByText('deleted for good').count()).toBe(1);
+      expect(page.url()).not.toMatch(/token/);
+    });
+
+    it('should have its own page for unknown addresses, a skip link and a phone menu', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/nope`);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Page not found');
+      expect(await page.getByRole('link', { name: 'Search the catalog' }).count()).toBe(1);
+      await app.audit('not-found', { plainWords: true });
+
+      await page.goto(`${app.base()}/catalog`);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+        'Skip to content',
+      );
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+
+      await page.setViewportSize({ width: 375, height: 800 });
+      const leaderboard = page.getByRole('link', { name: 'Leaderboard' });
+      expect(await leaderboard.isVisible()).toBe(false);
+      await page.getByRole('button', { name: 'Menu' }).click();
+      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe(
+        'true',
+      );
+      await leaderboard.click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Leaderboard');
+      expect(await leaderboard.isVisible()).toBe(false);
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    it('should have no serious or critical accessibility problems at either width', () => {
+      expect(app.problems).toEqual({});
+    });
+  },
+);

@@ -1,0 +1,166 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in the browser and uses its types.
+import { describe, expect, it } from 'vitest';
+import { browserApp, skipBrowser } from './browser.js';
+
+interface Product {
+  id: string;
+  name: string;
+  market_price: number;
+}
+
+describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, () => {
+  const app = browserApp();
+  const username = `player${Date.now().toString(36)}`;
+  let apiKey = '';
+  let cheapest: Product[] = [];
+
+  const api = async (path: string, body?: object) => {
+    const response = await fetch(`${app.base()}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return ((await response.json()) as { data: Record<string, unknown> & { id: string } }).data;
+  };
+
+  it('should register, keep the key across a reload, and show the products', async () => {
+    const page = app.page();
+    await page.goto(`${app.base()}/play`);
+    await app.audit('play-signed-out', { plainWords: true });
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('E-mail').fill(`${username}@example.com`);
+    await page.getByRole('button', { name: 'Register' }).click();
+    apiKey = (await page.locator('#api-key').textContent()) ?? '';
+    expect(apiKey).toMatch(/^hg_[0-9a-f]{48}$/);
+    await page.getByRole('button', { name: 'I have saved it: start playing' }).click();
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.player-bar').textContent())
+      .toMatch(new RegExp(`Playing as ${username}.*100\\.00 credits`));
+    await app.audit('play-products', { plainWords: true });
+    const listed = (await (await fetch(`${app.base()}/api/products?in_stock=true`)).json()) as {
+      data: Product[];
+    };
+    cheapest = [...listed.data].sort((a, b) => a.market_price - b.market_price);
+    // Every picture is drawn with shapes, never a character that needs an emoji font.
+    const image = await (
+      await fetch(`${app.base()}/images/products/${cheapest[0]?.id}.svg`)
+    ).text();
+    expect(image).toMatch(/<path /);
+    expect(image).not.toMatch(/[\u2600-\u27ff\u{1f300}-\u{1faff}]/u);
+  });
+
+  it('should play a negotiation as a game: checks, quick amounts, the price ladder, a deal', async () => {
+    const page = app.page();
+    const target = cheapest[0] as Product;
+    await page.getByRole('button', { name: `Haggle for ${target.name}` }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe(`Haggling for ${target.name}`);
+    expect(await page.locator('.rounds-text').textContent()).toBe('10 offers left');
+
+    // Checked in the browser before anything is sent: no round is used.
+    const offer = page.getByLabel('Your offer (credits)');
+    await offer.fill('150');
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    expect(await page.locator('#offer-error').textContent()).toMatch(
+      /more than the 100\.00 credits you have/,
+    );
+    await offer.fill('1.005');
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    expect(await page.locator('#offer-error').textContent()).toMatch(/at most two decimals/);
+    expect(await page.locator('.rounds-text').textContent()).toBe('10 offers left');
+
+    await page.getByRole('button', { name: /^60 % of market/ }).click();
+    expect(await offer.inputValue()).toBe((Math.round(target.market_price * 60) / 100).toFixed(2));
+    for (const [i, share] of [0.5, 0.52, 0.54].entries()) {
+      await offer.fill((target.market_price * share).toFixed(2));
+      await page.getByRole('button', { name: 'Make offer' }).click();
+      await expect
+        .poll(() => page.locator('.rounds-text').textContent())
+        .toBe(`${9 - i} offers left`);
+    }
+    expect(await page.locator('.ladder .offer-dot').count()).toBe(3);
+    expect(await page.locator('.ladder .ask-dot').count()).toBe(4);
+    await app.audit('negotiation-active', { plainWords: true });
+
+    // Walking away asks first; "Keep haggling" keeps the negotiation.
+    await page.getByRole('button', { name: 'Walk away' }).click();
+    await page.getByRole('button', { name: 'Keep haggling' }).click();
+    expect(await page.getByRole('button', { name: 'Make offer' }).count()).toBe(1);
+
+    await page.getByRole('button', { name: /^Accept / }).click();
+    await expect.poll(() => page.locator('#deal-heading').textContent()).toMatch(/Deal!/);
+    await expect.poll(() => page.locator('.deal-numbers').textContent()).toMatch(/Your rank 1/);
+    expect(await page.locator('.deal-numbers').textContent()).toMatch(
+      /Saved [\d.]+ \([\d.]+ % off\)/,
+    );
+    await app.audit('negotiation-deal', { plainWords: true });
+  });
+
+  it('should accept the opening price in round 1, and warn in words then walk away', async () => {
+    const page = app.page();
+    const second = cheapest[1] as Product;
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: `Haggle for ${second.name}` }).click();
+    await page.getByRole('button', { name: /^Pay the asking price / }).click();
+    await expect.poll(() => page.locator('#deal-heading').textContent()).toMatch(/Deal!/);
+
+    const third = cheapest[2] as Product;
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
+    await page.getByLabel('Your offer (credits)').fill('0.01');
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    await expect.poll(() => page.locator('.alert-warning').textContent()).toMatch(/insulting/);
+    await page.getByRole('button', { name: 'Walk away' }).click();
+    await page.getByRole('button', { name: 'Yes, walk away' }).click();
+    await expect.poll(() => page.getByText('You walked away').count()).toBeGreaterThan(0);
+    expect(await page.locator('.alert-warning').count()).toBe(0);
+    await app.audit('negotiation-abandoned', { plainWords: true });
+  });
+
+  it('should show the leaderboard, stats and every negotiation page by page', async () => {
+    const page = app.page();
+    await page.getByRole('link', { name: 'Leaderboard' }).first().click();
+    await expect
+      .poll(() => page.getByRole('rowheader', { name: `${username} (you)` }).count())
+      .toBe(1);
+    await app.audit('leaderboard', { plainWords: true });
+    await page.getByRole('link', { name: 'My stats' }).click();
+    await expect
+      .poll(() => page.getByRole('rowheader', { name: cheapest[0]?.name }).count())
+      .toBe(1);
+    await app.audit('account', { plainWords: true });
+
+    // More negotiations than one page holds.
+    const me = await api('/api/players/me');
+    for (const product of cheapest.slice(3, 23)) {
+      const session = await api('/api/haggle/start', { player_id: me.id, product_id: product.id });
+      await api('/api/haggle/abandon', { session_id: session.id });
+    }
+    await page.getByRole('link', { name: 'Negotiations' }).click();
+    await expect.poll(() => page.locator('.list > li').count()).toBe(20);
+    await page.getByRole('button', { name: 'Show older negotiations' }).click();
+    await expect.poll(() => page.locator('.list > li').count()).toBe(23);
+    expect(await page.getByRole('button', { name: 'Show older negotiations' }).count()).toBe(0);
+    await app.audit('negotiations', { plainWords: true });
+  });
+
+  it('should sign out, refuse a wrong key in words, and sign in with the key alone', async () => {
+    const page = app.page();
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'New player' }).count()).toBe(1);
+    await page.getByLabel('Your API key').fill(`hg_${'0'.repeat(48)}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByText('This key is not valid').count()).toBe(1);
+    await page.getByLabel('Your API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.locator('.player-bar').textContent())
+      .toMatch(`Playing as ${username}`);
+  });
+
+  it('should have no serious or critical accessibility problems at either width', () => {
+    expect(app.problems).toEqual({});
+  });
+});

@@ -1,0 +1,34 @@
+/** Credits as the API writes them (12.5) shown as money (12.50). */
+export const credits = (amount: number) =>
+  amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export const date = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** A wait in seconds as people say it: "about 20 minutes", "45 seconds". */
+export function wait(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} seconds`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `about ${minutes} minutes`;
+  return `about ${Math.round(minutes / 60)} hours`;
+}
+
+/**
+ * An amount typed by a person, checked as the API checks it: a number above 0 with at most two
+ * decimals. Returns the problem in words, or null when it is fine.
+ */
+export function amountProblem(text: string, available: number | null): string | null {
+  const typed = text.trim().replace(',', '.');
+  if (typed === '') return 'Enter an amount, such as 12.50.';
+  if (!/^\d+(\.\d{1,2})?$/.test(typed)) {
+    return /^\d*\.\d{3,}$/.test(typed)
+      ? 'Use at most two decimals, such as 12.50.'
+      : 'Enter an amount in credits using digits, such as 12.50.';
+  }
+  const value = Number(typed);
+  if (value <= 0) return 'Enter an amount above 0.';
+  if (available !== null && value > available) {
+    return `That is more than the ${credits(available)} credits you have.`;
+  }
+  return null;
+}

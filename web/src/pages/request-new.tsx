@@ -1,0 +1,248 @@
+import { useEffect, useState } from 'preact/hooks';
+import { fileRequest } from '../api/operations';
+import { Alert, CopyButton, Field, Page, describedBy } from '../components/ui';
+import { guardLeaving, navigate, useLocation } from '../router';
+import { fieldProblems, problemText, requestKinds } from '../words';
+import {
+  CONTACT_MAX_CHARACTERS,
+  TASK_MAX_CHARACTERS,
+  TASK_MIN_CHARACTERS,
+} from '../../../src/modules/requests/requests.limits';
+import { statusLink } from './request-mine';
+
+type Body = {
+  kind: 'capability' | 'correction' | 'pilot';
+  task: string;
+  contact: string;
+  client: 'unspecified' | 'instinct' | 'muse' | 'other';
+  blocker: '' | 'missing_capability' | 'authentication' | 'cost' | 'compatibility' | 'quality';
+  capability_id: string;
+};
+type Receipt = { id: string; token: string };
+
+// The API's limits, counted as it counts them: characters after trimming.
+const TASK_MIN = TASK_MIN_CHARACTERS;
+const TASK_MAX = TASK_MAX_CHARACTERS;
+const CONTACT_MAX = CONTACT_MAX_CHARACTERS;
+const length = (text: string) => Array.from(text.trim()).length;
+
+const blockers = {
+  '': 'Not said',
+  missing_capability: 'Something is missing',
+  authentication: 'Authentication',
+  cost: 'Cost',
+  compatibility: 'Compatibility',
+  quality: 'Quality',
+};
+const clients = { unspecified: 'Not said', instinct: 'Instinct', muse: 'Muse', other: 'Other' };
+
+function check(body: Body): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const task = length(body.task);
+  if (task < TASK_MIN) problems.task = `Describe what you need in at least ${TASK_MIN} characters.`;
+  if (task > TASK_MAX) problems.task = `At most ${TASK_MAX} characters: ${task} now.`;
+  if (length(body.contact) > CONTACT_MAX) problems.contact = `At most ${CONTACT_MAX} characters.`;
+  return problems;
+}
+
+export function NewRequestPage() {
+  const { query } = useLocation();
+  const initialKind = query.get('kind');
+  const [body, setBody] = useState<Body>({
+    kind: initialKind === 'correction' || initialKind === 'pilot' ? initialKind : 'capability',
+    task: query.get('task') ?? '',
+    contact: '',
+    client: 'unspecified',
+    blocker: '',
+    capability_id: query.get('capability_id') ?? '',
+  });
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const found = check(body);
+    setProblems(found);
+    setError('');
+    if (Object.keys(found).length > 0) {
+      document.getElementById(Object.keys(found)[0] ?? '')?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const created = await fileRequest({
+        kind: body.kind,
+        task: body.task,
+        client: body.client,
+        ...(body.contact.trim() === '' ? {} : { contact: body.contact }),
+        ...(body.blocker === '' ? {} : { blocker: body.blocker }),
+        ...(body.capability_id.trim() === '' ? {} : { capability_id: body.capability_id.trim() }),
+      });
+      setReceipt({ id: created.id, token: created.token });
+    } catch (failure) {
+      setError(problemText(failure));
+      setProblems(fieldProblems(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (receipt !== null) return <ReceiptView receipt={receipt} />;
+
+  const set = (field: keyof Body) => (event: { currentTarget: { value: string } }) =>
+    setBody({ ...body, [field]: event.currentTarget.value });
+  return (
+    <Page title="File a request">
+      <p class="lead">
+        Ask for a capability the catalog lacks, a correction to a listing, or a pilot. Do not
+        include credentials or confidential data.
+      </p>
+      {error === '' ? null : <Alert>{error}</Alert>}
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field id="kind" label="What are you asking for?">
+          <select id="kind" value={body.kind} onChange={set('kind')}>
+            {Object.entries(requestKinds).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          id="task"
+          label="What do you need?"
+          hint={`${TASK_MIN} to ${TASK_MAX} characters (${length(body.task)} so far).`}
+          error={problems.task}
+        >
+          <textarea
+            id="task"
+            rows={6}
+            value={body.task}
+            onInput={set('task')}
+            {...describedBy('task', true, problems.task)}
+          />
+        </Field>
+        <Field
+          id="contact"
+          label="How can we reach you? (optional)"
+          hint={`At most ${CONTACT_MAX} characters.`}
+          error={problems.contact}
+        >
+          <input
+            id="contact"
+            type="text"
+            autocomplete="email"
+            value={body.contact}
+            onInput={set('contact')}
+            {...describedBy('contact', true, problems.contact)}
+          />
+        </Field>
+        <Field id="blocker" label="What stops you today? (optional)" error={problems.blocker}>
+          <select id="blocker" value={body.blocker} onChange={set('blocker')}>
+            {Object.entries(blockers).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="client" label="The client you use (optional)" error={problems.client}>
+          <select id="client" value={body.client} onChange={set('client')}>
+            {Object.entries(clients).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          id="capability_id"
+          label="Catalog listing id (optional)"
+          error={problems.capability_id}
+        >
+          <input
+            id="capability_id"
+            type="text"
+            value={body.capability_id}
+            onInput={set('capability_id')}
+            {...describedBy('capability_id', false, problems.capability_id)}
+          />
+        </Field>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Filing…' : 'File the request'}
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+/** The receipt, shown once: the page asks before it is left until the holder says it is saved. */
+function ReceiptView(props: { receipt: Receipt }) {
+  const [saved, setSaved] = useState(false);
+  const link = `${location.origin}${statusLink(props.receipt)}`;
+  const question =
+    'Your request token is shown only once. Leave without saving it? You will not be able to read or delete the request.';
+  useEffect(() => {
+    if (saved) {
+      guardLeaving(null);
+      return undefined;
+    }
+    guardLeaving(() => window.confirm(question));
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      guardLeaving(null);
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, [saved]);
+
+  return (
+    <Page title="Request filed">
+      <Alert kind="warning">
+        <strong>Save your private link now.</strong> It holds the token that is the only way to read
+        or delete your request; it is shown only once and cannot be recovered. Bookmark it or keep
+        it somewhere safe; do not share it.
+      </Alert>
+      <dl class="facts secret">
+        <dt>Private status link</dt>
+        <dd>
+          <code id="receipt-link">{link}</code> <CopyButton text={link} label="Copy link" />
+        </dd>
+        <dt>Request id</dt>
+        <dd>
+          <code id="receipt-id">{props.receipt.id}</code>
+        </dd>
+        <dt>Token</dt>
+        <dd>
+          <code id="receipt-token">{props.receipt.token}</code>{' '}
+          <CopyButton text={props.receipt.token} label="Copy token" />
+        </dd>
+      </dl>
+      <div class="field checkbox">
+        <input
+          id="receipt-saved"
+          type="checkbox"
+          checked={saved}
+          onChange={(event) => setSaved(event.currentTarget.checked)}
+        />
+        <label for="receipt-saved">I have saved the link or the token</label>
+      </div>
+      <p class="actions">
+        <button
+          type="button"
+          onClick={() => {
+            setSaved(true);
+            guardLeaving(null);
+            navigate(statusLink(props.receipt));
+          }}
+        >
+          Open my request
+        </button>
+      </p>
+    </Page>
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * What a person reads when something fails: the API's error codes and field names in plain
+ * words. The API's own sentences are written for programs and never shown as they are.
+ */
+import { ApiError } from './api/client';
+import { wait } from './format';
+
+const fields: Record<string, string> = {
+  username: 'Choose a username of 3 to 32 letters, digits, dots, dashes or underscores.',
+  email: 'Enter a valid e-mail address.',
+  task: 'Describe what you need in 12 to 3,000 characters.',
+  contact: 'Keep the contact to 254 characters at most.',
+  capability_id:
+    'No catalog listing has this id. Leave it empty, or copy the id from a listing page.',
+  offer_amount: 'Enter an amount above 0 with at most two decimals, such as 12.50.',
+  message: 'Keep your message to the seller under 1,000 characters.',
+  q: 'Keep the search under 300 characters.',
+};
+
+const codes: Record<string, string> = {
+  network: 'The service cannot be reached. Check your connection and try again.',
+  unauthorized: 'This key is not valid any more. Sign in again with your current key.',
+  not_found: 'We could not find that. It may have been removed, or the link is incomplete.',
+  insufficient_credits: 'You do not have enough credits for that.',
+  out_of_stock: 'This product has just sold out.',
+  session_not_active: 'This negotiation has ended, so it takes no more offers.',
+  no_counter_offer: 'The seller has not made a counter-offer yet: make an offer first.',
+  too_many_active:
+    'You already have the most open negotiations allowed. Finish or walk away from one first.',
+  identity_conflict:
+    'That username belongs to one player and that e-mail address to another. Use the pair you registered with.',
+  contains_secret:
+    'This looks like it contains a password, key or token. Remove it: requests must not carry secrets.',
+  daily_limit_reached: 'Today’s limit of requests is reached.',
+  rate_limited: 'Too many requests at once.',
+  payload_too_large: 'That is too long to send.',
+  storage_unavailable: 'Nothing was saved: the service cannot store data right now.',
+  internal_error: 'Something went wrong on our side. Nothing was changed; please try again.',
+};
+
+/** A failure in words a person can act on, with when to retry if the service said. */
+export function problemText(failure: unknown): string {
+  if (!(failure instanceof ApiError)) return codes.internal_error ?? '';
+  if (failure.code === 'validation_error' || failure.code === 'invalid_amount') {
+    const first = failure.details.map((detail) => fields[detail.field]).find(Boolean);
+    return first ?? 'Some of what you entered is not in the expected form. Check it and try again.';
+  }
+  if (failure.code === 'cooling_down') {
+    const when = failure.retryAfter === null ? 'a little while' : wait(failure.retryAfter);
+    return `You ended a negotiation for this product without a deal recently. You can open a new one in ${when}.`;
+  }
+  const known = codes[failure.code] ?? codes.internal_error ?? '';
+  return failure.retryAfter === null || failure.retryAfter <= 0
+    ? known
+    : `${known} Try again in ${wait(failure.retryAfter)}.`;
+}
+
+/** Each field's problem in words, for showing next to the field. */
+export function fieldProblems(failure: unknown): Record<string, string> {
+  if (!(failure instanceof ApiError)) return {};
+  return Object.fromEntries(
+    failure.details.flatMap((detail) => {
+      const text = fields[detail.field];
+      return text === undefined ? [] : [[detail.field, text]];
+    }),
+  );
+}
+
+/** What the seller objected to in an offer, said to the buyer (only while the talk goes on). */
+export const objectionText: Record<string, string> = {
+  insult:
+    'The seller found that offer insulting (below 40 % of the market price). One more like it ends the negotiation.',
+  retreat:
+    'You offered less than before. The seller keeps its price; one more step back ends the negotiation.',
+  stall:
+    'Your offer did not go up enough to count, so the seller did not move. Raise your offer to make progress.',
+};
+
+export const statusText: Record<string, string> = {
+  active: 'In progress',
+  accepted: 'Deal made',
+  rejected: 'Ended by the seller',
+  abandoned: 'You walked away',
+  expired: 'Expired',
+};
+
+export const requestKinds = {
+  capability: 'A capability',
+  correction: 'A correction to a listing',
+  pilot: 'A pilot',
+} as const;
