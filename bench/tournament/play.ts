@@ -72,11 +72,16 @@ interface Game {
   outcome: Outcome;
 }
 
+/**
+ * The seller's view of `playerId` negotiating for `product`, as the server builds it: the
+ * player's own hidden terms, raised by `earlierDeals`, moved by `demand` (% of market).
+ */
 export function sellerContext(
   product: TournamentProduct,
   sessionId: string,
   secret: string,
   playerId: string,
+  { earlierDeals = 0, demand = 0 } = {},
 ): SellerContext {
   const terms = sellerTerms(
     {
@@ -85,6 +90,8 @@ export function sellerContext(
       marketCents: product.marketCents,
       stock: product.stock,
     },
+    { playerId, earlierDeals },
+    demand,
     secret,
   );
   return {

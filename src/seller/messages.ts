@@ -1,20 +1,17 @@
 import { pick } from './hash.js';
 import { formatCredits } from './money.js';
-import type { Objection } from './terms.js';
-import { topicOf, type Topic } from './topics.js';
+import {
+  atLeastPercent,
+  BIG_STEP_PERCENT,
+  gapWord,
+  MAX_ROUNDS,
+  type GapWord,
+  type Intent,
+  type Objection,
+} from './rules.js';
 
-/** What the seller means to say; the words are chosen per session from the phrases below. */
-export type Intent =
-  | 'greet'
-  | 'counter_small'
-  | 'counter_big'
-  | 'counter_hold'
-  | 'insult_warning'
-  | 'final_offer'
-  | 'accept'
-  | 'reject_insult'
-  | 'reject_bad_faith'
-  | 'expired';
+export type { Intent } from './rules.js';
+import { topicOf, type Topic } from './topics.js';
 
 export type Persona = 'friendly' | 'gruff' | 'formal';
 export const PERSONAS: readonly Persona[] = ['friendly', 'gruff', 'formal'];
@@ -26,15 +23,15 @@ export const MAX_MESSAGE_LENGTH = 240;
  * holds (see `claimHolds`), so no message says something its own numbers contradict.
  */
 export type Claim =
-  | 'far' // the counter is at least 20 % of market above the offer
-  | 'close' // the counter is at most 5 % of market above the offer
+  | 'far' // the counter is far above the offer (`gapWord`)
+  | 'close' // the counter is close above the offer (`gapWord`)
   | 'moved' // the offer raised the buyer's best by the counted step
   | 'stalled' // the offer earned nothing: no raise, below the fair line
   | 'retreat' // the offer is below the buyer's previous one
-  | 'insult' // the offer is below 40 % of market
+  | 'insult' // the offer is below the insult line
   | 'one_more_ends' // one more insult or retreat ends the negotiation
   | 'lower' // the counter is below the previous ask
-  | 'big_step' // the counter is at least 3 % of market below the previous ask
+  | 'big_step' // the counter is `BIG_STEP_PERCENT` of market or more below the previous ask
   | 'hold' // the counter equals the previous ask
   | 'final'; // this counter is round 9's, the last; or the reply ends the negotiation
 
@@ -70,9 +67,9 @@ export function claimHolds(
   const gap = counter === null ? null : counter - offerCents;
   switch (claim) {
     case 'far':
-      return gap !== null && gap * 100 >= 20 * marketCents;
+      return gap !== null && gapWord(gap, marketCents) === 'far';
     case 'close':
-      return gap !== null && gap * 100 <= 5 * marketCents;
+      return gap !== null && gapWord(gap, marketCents) === 'close';
     case 'moved':
       return facts.moved;
     case 'stalled':
@@ -86,7 +83,10 @@ export function claimHolds(
     case 'lower':
       return counter !== null && counter < facts.previousAskCents;
     case 'big_step':
-      return counter !== null && (facts.previousAskCents - counter) * 100 >= 3 * marketCents;
+      return (
+        counter !== null &&
+        atLeastPercent(facts.previousAskCents - counter, BIG_STEP_PERCENT, marketCents)
+      );
     case 'hold':
       return counter !== null && counter === facts.previousAskCents;
     case 'final':
@@ -162,7 +162,7 @@ const OPENERS: Record<Persona, readonly Phrase[]> = {
 };
 
 /** The reaction to how far apart the two prices are; each bucket's claim is its condition. */
-const REACTIONS: Record<'far' | 'apart' | 'nearer' | 'close', readonly Phrase[]> = {
+const REACTIONS: Record<GapWord, readonly Phrase[]> = {
   far: [
     ['We are far apart.', 'far'],
     ['That is a long way from my price.', 'far'],
@@ -368,7 +368,7 @@ const ENDINGS: Record<'reject_insult' | 'reject_bad_faith' | 'expired', readonly
     ['That was the last round and we did not agree. Maybe next time.', 'final'],
     ['Out of rounds, and no deal. Good luck.', 'final'],
     ['We ran out of rounds. The negotiation has ended.', 'final'],
-    ['No deal in ten rounds. Goodbye for now.', 'final'],
+    [`No deal in ${MAX_ROUNDS} rounds. Goodbye for now.`, 'final'],
     ['That was your last offer, and it is not enough. This one is over.', 'final'],
     ['Time is up and we did not meet. Farewell.', 'final'],
   ],
@@ -544,13 +544,6 @@ function filler(
       .replaceAll('{n}', String(roundsLeft));
 }
 
-function reactionBucket(gapCents: number, marketCents: number): keyof typeof REACTIONS {
-  if (gapCents * 100 >= 20 * marketCents) return 'far';
-  if (gapCents * 100 > 10 * marketCents) return 'apart';
-  if (gapCents * 100 > 5 * marketCents) return 'nearer';
-  return 'close';
-}
-
 /** The greeting: names the market price and the seller's opening ask. */
 export function greetingMessage(
   ctx: WordsContext & { openingAskCents: number },
@@ -560,7 +553,7 @@ export function greetingMessage(
   if (composer.speaks('hello', 70)) composer.add('hello', HELLOS[persona(ctx.sessionId)], false);
   composer.add('greet', GREETINGS, true);
   if (composer.speaks('invite', 60)) composer.add('invite', INVITES, false);
-  return composer.text(filler(ctx, ctx.openingAskCents, null, 10));
+  return composer.text(filler(ctx, ctx.openingAskCents, null, MAX_ROUNDS));
 }
 
 /**
@@ -604,11 +597,7 @@ export function sellerMessage(
   } else {
     if (composer.speaks('opener', 45)) composer.add('opener', OPENERS[style], false);
     if (composer.speaks('reaction', 50)) {
-      composer.add(
-        'reaction',
-        REACTIONS[reactionBucket(counter - offerCents, ctx.marketCents)],
-        false,
-      );
+      composer.add('reaction', REACTIONS[gapWord(counter - offerCents, ctx.marketCents)], false);
     }
     if (facts.round > 1 && composer.speaks('movement', 50)) {
       composer.add('movement', facts.objection === 'stall' ? STALLED : MOVED, false);

@@ -1,16 +1,20 @@
 import { concededAsk, HOLDING_STEP, temperamentOf, type Temperament } from './concession.js';
 import { greetingMessage, sellerMessage, type Intent } from './messages.js';
 import {
+  atLeastPercent,
+  BIG_STEP_PERCENT,
+  FAIR_LINE_PERCENT,
   FINAL_COUNTER_ROUND,
+  INSULT_LINE_PERCENT,
   MAX_ROUNDS,
   movingStepCents,
   STRIKES,
+  type Objection,
   type PastRound,
   type SellerContext,
   type SellerDecision,
   type SellerReply,
 } from './rules.js';
-import { FAIR_LINE_PERCENT, INSULT_LINE_PERCENT, type Objection } from './terms.js';
 
 /** What the seller remembers between rounds; rebuilt by replaying the history. */
 interface Memory {
@@ -85,7 +89,7 @@ export class Negotiation {
 
     if (offer >= previousAsk) return this.#reply(round, 'accept', offer, 'none', null, true);
 
-    if (offer * 100 < INSULT_LINE_PERCENT * market) {
+    if (!atLeastPercent(offer, INSULT_LINE_PERCENT, market)) {
       next.strikes += 1;
       const left = STRIKES - next.strikes;
       if (left <= 0) return this.#reply(round, 'reject_insult', offer, 'insult', 0, false);
@@ -104,7 +108,7 @@ export class Negotiation {
     // What the buyer has earned decides both the counter and acceptance: a round earns only by
     // a raise of at least the counted step, or by holding an offer at or above the fair line.
     const moved = memory.bestOffer === null || offer >= memory.bestOffer + movingStepCents(market);
-    const earned = moved || offer * 100 >= FAIR_LINE_PERCENT * market;
+    const earned = moved || atLeastPercent(offer, FAIR_LINE_PERCENT, market);
     next.bestOffer = Math.max(memory.bestOffer ?? 0, offer);
     const objection: Objection = earned ? 'none' : 'stall';
 
@@ -117,15 +121,14 @@ export class Negotiation {
       ask = concededAsk(ctx, this.#temperament, next.earnedSteps, offer, previousAsk);
     }
 
-    // AC_next: take an offer as good as the counter it would make, less a small tolerance.
-    const tolerance = Math.max(1, Math.floor((market * 5) / 1000));
-    if (offer >= Math.max(floor, ask - tolerance))
+    // AC_next: take an offer as good as the counter it would make, less the counted step.
+    if (offer >= Math.max(floor, ask - movingStepCents(market)))
       return this.#reply(round, 'accept', offer, objection, null, moved);
 
     const intent: Intent =
       ask === previousAsk
         ? 'counter_hold'
-        : (previousAsk - ask) * 100 >= 3 * market
+        : atLeastPercent(previousAsk - ask, BIG_STEP_PERCENT, market)
           ? 'counter_big'
           : 'counter_small';
     return this.#reply(round, intent, ask, objection, null, moved);
