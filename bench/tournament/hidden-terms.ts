@@ -20,12 +20,21 @@ export interface Plan {
   rounds: number;
 }
 
+/** Ramps of every steepness: from far below to just below the target, over 6 to 9 rounds. */
 function plans(): Plan[] {
   const all: Plan[] = [];
-  for (let target = 0.6; target <= 0.96; target += 0.005)
-    for (const rounds of [6, 7, 8, 9])
-      for (const start of [0.5, 0.6, 0.7])
-        if (start < target) all.push({ start, target: Math.round(target * 1000) / 1000, rounds });
+  for (let t = 0.6; t <= 0.96; t += 0.0025) {
+    const target = Math.round(t * 10000) / 10000;
+    for (const rounds of [6, 7, 8, 9]) {
+      const starts = [
+        0.5,
+        0.6,
+        0.7,
+        ...[0.0078, 0.0085, 0.0095].map((raise) => target - raise * rounds),
+      ];
+      for (const start of starts) if (start < target) all.push({ start, target, rounds });
+    }
+  }
   return all;
 }
 const PLANS = plans();
@@ -250,4 +259,42 @@ export function hiddenTerms(
     spread: priceSpread(products, secret, 6),
     repeat: repeatCost(products, secret),
   };
+}
+
+const points = (value: number) => `${value.toFixed(1)} points`;
+
+/** The bar of version 3 (seller.md), criterion by criterion; `bestReasonable` from the same products. */
+export function checkHiddenTerms(
+  result: HiddenTermsResult,
+  bestReasonable: number,
+): { name: string; ok: boolean; detail: string }[] {
+  const informedGain = result.informed.meanDiscount - bestReasonable;
+  const oracleGain = result.oracle.meanDiscount - result.informed.meanDiscount;
+  return [
+    {
+      name: 'informed buyer ≥ best reasonable + 3 points',
+      ok: informedGain >= 3,
+      detail: `${result.informed.meanDiscount.toFixed(1)} % vs ${bestReasonable.toFixed(1)} %: ${points(informedGain)}`,
+    },
+    {
+      name: 'oracle buyer ≥ informed buyer + 3 points',
+      ok: oracleGain >= 3,
+      detail: `${result.oracle.meanDiscount.toFixed(1)} % vs ${result.informed.meanDiscount.toFixed(1)} %: ${points(oracleGain)}`,
+    },
+    {
+      name: 'multi-player prober gains ≤ 1 point',
+      ok: result.prober.gain <= 1,
+      detail: `with 5 helpers ${result.prober.multi.toFixed(1)} %, alone ${result.prober.own.toFixed(1)} %: ${points(result.prober.gain)}`,
+    },
+    {
+      name: 'same offers, six players: price spread ≥ 3 % of market',
+      ok: result.spread >= 3,
+      detail: `${result.spread.toFixed(2)} % of market on average`,
+    },
+    {
+      name: 'a second purchase with the same offers costs more',
+      ok: result.repeat.meanIncrease > 0 && result.repeat.cheaper === 0,
+      detail: `+${result.repeat.meanIncrease.toFixed(2)} % of market on average; more on ${(result.repeat.costlier * 100).toFixed(0)} % of products, less on ${(result.repeat.cheaper * 100).toFixed(0)} %`,
+    },
+  ];
 }

@@ -1,4 +1,10 @@
-import { concededAsk, HOLDING_STEP, temperamentOf, type Temperament } from './concession.js';
+import {
+  concededAsk,
+  HOLDING_STEP,
+  inComfortZone,
+  temperamentOf,
+  type Temperament,
+} from './concession.js';
 import { greetingMessage, sellerMessage, type Intent } from './messages.js';
 import {
   atLeastPercent,
@@ -8,6 +14,7 @@ import {
   INSULT_LINE_PERCENT,
   MAX_ROUNDS,
   movingStepCents,
+  isSteadyRaise,
   STRIKES,
   type Objection,
   type PastRound,
@@ -25,6 +32,8 @@ interface Memory {
   retreats: number;
   /** Steps the buyer has earned: a raise earns one, holding a fair offer a fraction of one. */
   earnedSteps: number;
+  /** Raises in a row that landed in the seller's comfort zone (see `comfortZone`). */
+  zoneStreak: number;
 }
 
 /** One negotiation, played offer by offer; the words are added by `respondToOffer`. */
@@ -45,6 +54,7 @@ export class Negotiation {
       strikes: 0,
       retreats: 0,
       earnedSteps: 0,
+      zoneStreak: 0,
     };
   }
 
@@ -84,6 +94,7 @@ export class Negotiation {
       strikes: memory.strikes,
       retreats: memory.retreats,
       earnedSteps: memory.earnedSteps,
+      zoneStreak: 0,
     };
     this.#memory = next;
 
@@ -115,10 +126,16 @@ export class Negotiation {
     // A final counter is final: round 10 takes only an offer at or above it.
     if (lastRound) return this.#reply(round, 'expired', offer, objection, null, moved);
 
+    const steady =
+      memory.previousOffer !== null && isSteadyRaise(offer - memory.previousOffer, market);
+    next.zoneStreak =
+      moved && (steady || memory.zoneStreak === 0) && inComfortZone(ctx, this.#temperament, offer)
+        ? memory.zoneStreak + 1
+        : 0;
     let ask = previousAsk;
     if (earned) {
       next.earnedSteps += moved ? 1 : HOLDING_STEP;
-      ask = concededAsk(ctx, this.#temperament, next.earnedSteps, offer, previousAsk);
+      ask = concededAsk(ctx, this.#temperament, next, offer, previousAsk);
     }
 
     // AC_next: take an offer as good as the counter it would make, less the counted step.

@@ -48,12 +48,26 @@ export function gapWord(gapCents: number, marketCents: number): GapWord {
   return 'close';
 }
 
+/**
+ * A steady raise is one of ¾ % to 1 % of market (in tenths of a percent). `STEADY_STREAK` of them
+ * in a row, each to an offer inside the seller's comfort zone (a band around its floor, placed by
+ * its hidden temperament), earn a further concession: the seller closes with a buyer who
+ * approaches it steadily where it is comfortable.
+ */
+export const STEADY_RAISE_PER_MILLE = { low: 7.5, high: 10 } as const;
+export const STEADY_STREAK = 7;
+
+/** Whether a raise of `raiseCents` is steady (see `STEADY_RAISE_PER_MILLE`). */
+export const isSteadyRaise = (raiseCents: number, marketCents: number): boolean =>
+  raiseCents * 1000 >= STEADY_RAISE_PER_MILLE.low * marketCents &&
+  raiseCents * 1000 <= STEADY_RAISE_PER_MILLE.high * marketCents;
+
 /** A counter at least this % of market below the previous ask is a big step down. */
 export const BIG_STEP_PERCENT = 3;
 
 // Version 3: the hidden terms of each (player, product) pair and what moves them.
 /** Half the width of the band around the category's base from which each player's floor is drawn, % of market. */
-export const FLOOR_BAND_PERCENT = 6;
+export const FLOOR_BAND_PERCENT = 5.5;
 /** Each earlier deal by this player on this product raises their floor for it by this, % of market… */
 export const REPEAT_STEP_PERCENT = 3;
 /** …for at most this many earlier deals. */
