@@ -91,6 +91,11 @@ export interface SellerContext {
   /** The server's secret: keys the hash of the temperament, so it cannot be computed outside. */
   secret: string;
   productName: string;
+  /** The product's description: questions about the product are answered from it. */
+  productDescription?: string;
+  /** Public facts the words may state: the product's demand level and stock. No price depends on them. */
+  demand?: 'low' | 'normal' | 'high';
+  stock?: number;
   marketCents: number;
   floorCents: number;
   openingAskCents: number;

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Store } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { SellerContext } from '../../seller/index.js';
+import { productDemand } from '../products/products.schemas.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { startCooldown } from './haggle.repository.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
@@ -49,7 +50,10 @@ export function asOf(session: SessionRow, at: string, idleMinutes: number): Sess
   return { ...session, status: 'expired', ended_at: idleDeadline(session, idleMinutes) };
 }
 
-/** The seller's view: the floor fixed at the start, its temperament from player and product. */
+/**
+ * The seller's view: the floor fixed at the start, its temperament from player and product, and
+ * the public facts its words may state (description, demand, stock).
+ */
 export function sellerContext(
   session: SessionRow,
   product: ProductRow,
@@ -61,6 +65,9 @@ export function sellerContext(
     productId: session.product_id,
     secret,
     productName: product.name,
+    productDescription: product.description,
+    demand: productDemand(product, now()),
+    stock: product.stock_quantity,
     marketCents: product.market_cents,
     floorCents: session.floor_cents,
     openingAskCents: session.opening_ask_cents,
