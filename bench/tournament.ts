@@ -104,11 +104,12 @@ report(`Tuning half: seeded and ${generatedCount} generated products`, tuned);
 let failed = checkBar(tuned).some((criterion) => !criterion.ok);
 const proberSample = (products: readonly (typeof tuning)[number][]) =>
   products.filter((_, i) => i % 4 === 0);
-failed ||= reportHiddenTerms(
-  'Tuning half',
-  hiddenTerms(tuning, options.secret, 'player:', { proberProducts: proberSample(tuning) }),
-  tuned.bestReasonable,
-);
+failed =
+  reportHiddenTerms(
+    'Tuning half',
+    hiddenTerms(tuning, options.secret, 'player:', { proberProducts: proberSample(tuning) }),
+    tuned.bestReasonable,
+  ) || failed;
 
 // The held-back half: products, secret and players never used while choosing the numbers.
 const heldBack = generatedProducts(Math.max(200, generatedCount), 1234);
@@ -116,11 +117,12 @@ const heldOptions = { ...options, secret: `held-back:${options.secret}` };
 const held = await runTournament(heldBack, heldOptions);
 report(`Held-back half: ${heldBack.length} other generated products, another secret`, held);
 failed ||= checkBar(held).some((criterion) => !criterion.ok);
-failed ||= reportHiddenTerms(
-  'Held-back half',
-  hiddenTerms(heldBack, heldOptions.secret, 'held:', { proberProducts: proberSample(heldBack) }),
-  held.bestReasonable,
-);
+failed =
+  reportHiddenTerms(
+    'Held-back half',
+    hiddenTerms(heldBack, heldOptions.secret, 'held:', { proberProducts: proberSample(heldBack) }),
+    held.bestReasonable,
+  ) || failed;
 
 // The seller's words over 1,000 generated sessions: no phrase that states no price may appear
 // in 5 % of messages or more.
