@@ -39,10 +39,12 @@ function plans(): Plan[] {
 }
 const PLANS = plans();
 
-const offersOf = (plan: Plan, market: number): number[] =>
-  Array.from({ length: plan.rounds }, (_, i) =>
-    Math.round(market * (plan.start + ((plan.target - plan.start) * (i + 1)) / plan.rounds)),
-  );
+/** The plan's offers in whole cents, every raise the same number of cents. */
+function offersOf(plan: Plan, market: number): number[] {
+  const raise = Math.ceil((market * (plan.target - plan.start)) / plan.rounds);
+  const first = Math.round(market * plan.start);
+  return Array.from({ length: plan.rounds }, (_, i) => first + raise * (i + 1));
+}
 
 /**
  * Plays a plan: its offers in turn; a counter at or below the next planned offer is taken

@@ -23,7 +23,7 @@ export const HOLDING_STEP = 0.75;
  */
 const ZONE_START_LOW = -0.1;
 const ZONE_START_HIGH = 0;
-const ZONE_WIDTH = 0.4;
+const ZONE_WIDTH = 0.35;
 /**
  * What a streak of `STEADY_STREAK` steady raises in the zone adds to the concession, as a share
  * of the window: with `MAX_CONCESSION` it leaves the seller at least 17 % of its window.
