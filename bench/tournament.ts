@@ -1,6 +1,13 @@
 /**
  * The seller's tournament: every scripted buyer of seller.md against every seeded product and a
- * larger generated set, then the bar of seller.md checked criterion by criterion.
+ * larger generated set, then the bar of seller.md checked criterion by criterion, with version
+ * 3's buyers (informed, oracle, multi-player prober) and measures (price spread across players,
+ * repeat purchases).
+ *
+ * Two halves: the tuning half (seeded products and generated set 7, the secret given, players
+ * `player:…`) is the one the seller's numbers were chosen on; the held-back half (generated set
+ * 1234, another secret, players `held:…`) was never looked at while tuning, and is reported on
+ * its own as the honest measure.
  *
  *   npm run tournament                      in-process, seeded + 500 generated products
  *   npm run tournament -- --generated 0     seeded products only
@@ -18,6 +25,11 @@ import {
   type Row,
   type TournamentResult,
 } from './tournament/play.js';
+import {
+  checkHiddenTerms,
+  hiddenTerms,
+  type HiddenTermsResult,
+} from './tournament/hidden-terms.js';
 import { generatedTranscripts, phraseFrequencies } from './tournament/phrases.js';
 import { generatedProducts, seededProducts } from './tournament/products.js';
 
@@ -69,23 +81,48 @@ function report(title: string, result: TournamentResult): void {
     console.log(`  ${criterion.ok ? 'pass' : 'FAIL'}  ${criterion.name} — ${criterion.detail}`);
 }
 
+function reportHiddenTerms(title: string, result: HiddenTermsResult, best: number): boolean {
+  console.log(`\n## ${title}: hidden terms (version 3)\n`);
+  console.log(
+    `  informed buyer ${pct(result.informed.meanDiscount).trim()} (deals ${pct(result.informed.dealRate * 100).trim()}), oracle ${pct(result.oracle.meanDiscount).trim()} (deals ${pct(result.oracle.dealRate * 100).trim()}), best reasonable ${pct(best).trim()}`,
+  );
+  const criteria = checkHiddenTerms(result, best);
+  for (const criterion of criteria)
+    console.log(`  ${criterion.ok ? 'pass' : 'FAIL'}  ${criterion.name} — ${criterion.detail}`);
+  return criteria.some((criterion) => !criterion.ok);
+}
+
 const options = {
   secret: values.secret,
   quick: values.quick,
   randomSequences: Number(values.sequences),
 };
-const seeded = await runTournament(seededProducts, options);
-report('Seeded products', seeded);
 const generatedCount = Number(values.generated);
-let failed = checkBar(seeded).some((criterion) => !criterion.ok);
-if (generatedCount > 0) {
-  const all = await runTournament(
-    [...seededProducts, ...generatedProducts(generatedCount)],
-    options,
-  );
-  report(`Seeded and ${generatedCount} generated products`, all);
-  failed ||= checkBar(all).some((criterion) => !criterion.ok);
-}
+const tuning = [...seededProducts, ...generatedProducts(generatedCount)];
+const tuned = await runTournament(tuning, options);
+report(`Tuning half: seeded and ${generatedCount} generated products`, tuned);
+let failed = checkBar(tuned).some((criterion) => !criterion.ok);
+const proberSample = (products: readonly (typeof tuning)[number][]) =>
+  products.filter((_, i) => i % 4 === 0);
+failed =
+  reportHiddenTerms(
+    'Tuning half',
+    hiddenTerms(tuning, options.secret, 'player:', { proberProducts: proberSample(tuning) }),
+    tuned.bestReasonable,
+  ) || failed;
+
+// The held-back half: products, secret and players never used while choosing the numbers.
+const heldBack = generatedProducts(Math.max(200, generatedCount), 1234);
+const heldOptions = { ...options, secret: `held-back:${options.secret}` };
+const held = await runTournament(heldBack, heldOptions);
+report(`Held-back half: ${heldBack.length} other generated products, another secret`, held);
+failed ||= checkBar(held).some((criterion) => !criterion.ok);
+failed =
+  reportHiddenTerms(
+    'Held-back half',
+    hiddenTerms(heldBack, heldOptions.secret, 'held:', { proberProducts: proberSample(heldBack) }),
+    held.bestReasonable,
+  ) || failed;
 
 // The seller's words over 1,000 generated sessions: no phrase that states no price may appear
 // in 5 % of messages or more.

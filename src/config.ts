@@ -22,6 +22,10 @@ export interface Config {
   sellerSecret: string | null;
   /** Minutes before a player may negotiate again for a product after a negotiation without a deal. */
   haggleCooldownMinutes: number;
+  /** Minutes without an offer after which an active negotiation is expired. */
+  haggleIdleMinutes: number;
+  /** Active negotiations one player may hold at once. */
+  haggleMaxActive: number;
   /** Shared rate-limit store for several processes; null = each process counts on its own. */
   redisUrl: string | null;
   /** Origins whose browser pages may call the API; null = any origin. */
@@ -122,6 +126,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: oneOf('TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     sellerSecret,
     haggleCooldownMinutes: integer('HAGGLE_COOLDOWN_MINUTES', 30, 0, 10_080),
+    haggleIdleMinutes: integer('HAGGLE_IDLE_MINUTES', 15, 1, 10_080),
+    haggleMaxActive: integer('HAGGLE_MAX_ACTIVE', 3, 1, 1000),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     corsOrigins: parseOrigins(read('CORS_ORIGINS')),
     limits: {

@@ -189,6 +189,8 @@ export async function addOpenSessions(
           marketCents: product.market_cents,
           stock: product.stock_quantity,
         },
+        { playerId: row.id, earlierDeals: 0 },
+        0,
         options.sellerSecret,
       );
       const id = randomUUID();
@@ -206,6 +208,7 @@ export async function addOpenSessions(
         floor_cents: terms.floorCents,
         opening_ask_cents: terms.openingAskCents,
         started_at: at,
+        last_move_at: at,
         ended_at: null,
       });
       const message = (position: number, sender: string, offerCents: number, round: number) => ({

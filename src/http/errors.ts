@@ -19,6 +19,7 @@ export const statusOfCode = {
   no_counter_offer: 409,
   identity_conflict: 409,
   cooling_down: 409,
+  too_many_active: 409,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,

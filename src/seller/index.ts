@@ -5,26 +5,19 @@
  */
 export { formatCredits } from './money.js';
 export { playerWords } from './player-words.js';
-export {
-  FINAL_COUNTER_ROUND,
-  lastCounter,
-  MAX_ROUNDS,
-  movingStepCents,
-  STRIKES,
-  type Objection,
-  type PastRound,
-  type SellerContext,
-  type SellerDecision,
-  type SellerReply,
-} from './rules.js';
+export * from './rules.js';
 export { Negotiation, openingMessage, respondToOffer } from './negotiation.js';
 export { topicOf, type Topic } from './topics.js';
 export {
   CATEGORIES,
-  FAIR_LINE_PERCENT,
-  INSULT_LINE_PERCENT,
+  demandLevel,
+  demandPercent,
+  hourOf,
   sellerTerms,
+  type BuyerFacts,
   type Category,
+  type DemandLevel,
   type ProductFacts,
+  type SalesRecord,
   type SellerTerms,
 } from './terms.js';

@@ -1,16 +1,27 @@
-import { concededAsk, HOLDING_STEP, temperamentOf, type Temperament } from './concession.js';
+import {
+  concededAsk,
+  HOLDING_STEP,
+  inComfortZone,
+  temperamentOf,
+  type Temperament,
+} from './concession.js';
 import { greetingMessage, sellerMessage, type Intent } from './messages.js';
 import {
+  atLeastPercent,
+  BIG_STEP_PERCENT,
+  FAIR_LINE_PERCENT,
   FINAL_COUNTER_ROUND,
+  INSULT_LINE_PERCENT,
   MAX_ROUNDS,
   movingStepCents,
+  isSteadyRaise,
   STRIKES,
+  type Objection,
   type PastRound,
   type SellerContext,
   type SellerDecision,
   type SellerReply,
 } from './rules.js';
-import { FAIR_LINE_PERCENT, INSULT_LINE_PERCENT, type Objection } from './terms.js';
 
 /** What the seller remembers between rounds; rebuilt by replaying the history. */
 interface Memory {
@@ -21,6 +32,8 @@ interface Memory {
   retreats: number;
   /** Steps the buyer has earned: a raise earns one, holding a fair offer a fraction of one. */
   earnedSteps: number;
+  /** Raises in a row that landed in the seller's comfort zone (see `comfortZone`). */
+  zoneStreak: number;
 }
 
 /** One negotiation, played offer by offer; the words are added by `respondToOffer`. */
@@ -41,6 +54,7 @@ export class Negotiation {
       strikes: 0,
       retreats: 0,
       earnedSteps: 0,
+      zoneStreak: 0,
     };
   }
 
@@ -80,12 +94,13 @@ export class Negotiation {
       strikes: memory.strikes,
       retreats: memory.retreats,
       earnedSteps: memory.earnedSteps,
+      zoneStreak: 0,
     };
     this.#memory = next;
 
     if (offer >= previousAsk) return this.#reply(round, 'accept', offer, 'none', null, true);
 
-    if (offer * 100 < INSULT_LINE_PERCENT * market) {
+    if (!atLeastPercent(offer, INSULT_LINE_PERCENT, market)) {
       next.strikes += 1;
       const left = STRIKES - next.strikes;
       if (left <= 0) return this.#reply(round, 'reject_insult', offer, 'insult', 0, false);
@@ -104,28 +119,33 @@ export class Negotiation {
     // What the buyer has earned decides both the counter and acceptance: a round earns only by
     // a raise of at least the counted step, or by holding an offer at or above the fair line.
     const moved = memory.bestOffer === null || offer >= memory.bestOffer + movingStepCents(market);
-    const earned = moved || offer * 100 >= FAIR_LINE_PERCENT * market;
+    const earned = moved || atLeastPercent(offer, FAIR_LINE_PERCENT, market);
     next.bestOffer = Math.max(memory.bestOffer ?? 0, offer);
     const objection: Objection = earned ? 'none' : 'stall';
 
     // A final counter is final: round 10 takes only an offer at or above it.
     if (lastRound) return this.#reply(round, 'expired', offer, objection, null, moved);
 
+    const steady =
+      memory.previousOffer !== null && isSteadyRaise(offer - memory.previousOffer, market);
+    next.zoneStreak =
+      moved && (steady || memory.zoneStreak === 0) && inComfortZone(ctx, this.#temperament, offer)
+        ? memory.zoneStreak + 1
+        : 0;
     let ask = previousAsk;
     if (earned) {
       next.earnedSteps += moved ? 1 : HOLDING_STEP;
-      ask = concededAsk(ctx, this.#temperament, next.earnedSteps, offer, previousAsk);
+      ask = concededAsk(ctx, this.#temperament, next, offer, previousAsk);
     }
 
-    // AC_next: take an offer as good as the counter it would make, less a small tolerance.
-    const tolerance = Math.max(1, Math.floor((market * 5) / 1000));
-    if (offer >= Math.max(floor, ask - tolerance))
+    // AC_next: take an offer as good as the counter it would make, less the counted step.
+    if (offer >= Math.max(floor, ask - movingStepCents(market)))
       return this.#reply(round, 'accept', offer, objection, null, moved);
 
     const intent: Intent =
       ask === previousAsk
         ? 'counter_hold'
-        : (previousAsk - ask) * 100 >= 3 * market
+        : atLeastPercent(previousAsk - ask, BIG_STEP_PERCENT, market)
           ? 'counter_big'
           : 'counter_small';
     return this.#reply(round, intent, ask, objection, null, moved);

@@ -26,7 +26,8 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
   const startingCents = new Map<string, number>();
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, UNLIMITED);
+    // Many negotiations at once per player: more than the default cap.
+    t = await createTestApp(dialect, { ...UNLIMITED, HAGGLE_MAX_ACTIVE: '100' });
     client = new GameClient(t);
     initialStock = await stockSnapshot(t);
   });

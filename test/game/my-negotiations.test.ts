@@ -28,7 +28,8 @@ describe.each(testDialects)('list my negotiations (%s)', (dialect) => {
   let all: string[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, UNLIMITED);
+    // Five negotiations at once: more than the default cap.
+    t = await createTestApp(dialect, { ...UNLIMITED, HAGGLE_MAX_ACTIVE: '10' });
     client = new GameClient(t);
     products = (await client.inStockProducts()).slice(0, 5);
     [me, other] = [await client.newPlayer('lister'), await client.newPlayer('other')];

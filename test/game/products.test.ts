@@ -41,6 +41,7 @@ describe.each(testDialects)('products and inventory (%s)', (dialect) => {
           [
             'category',
             'created_at',
+            'demand',
             'description',
             'id',
             'image_url',

@@ -53,7 +53,8 @@ describe.each(testDialects)('deals across two processes (%s)', (dialect) => {
     const config = loadConfig({ DATABASE_URL: database.url });
     store = openStore(config);
     await prepareStore(store, config);
-    const env = { DATABASE_URL: database.url, ...UNLIMITED };
+    // Eight negotiations at once for one player: more than the default cap.
+    const env = { DATABASE_URL: database.url, ...UNLIMITED, HAGGLE_MAX_ACTIVE: '100' };
     servers.push(...(await Promise.all([startServer(env), startServer(env)])));
     const via = (i: number) => servers[i % 2];
 

@@ -7,7 +7,8 @@ import {
   type Transcript,
 } from '../../bench/tournament/phrases.js';
 import { formatCredits, topicOf, type SellerReply } from '../../src/seller/index.js';
-import { allPhrases } from '../../src/seller/messages.js';
+import { answerFromDescription } from '../../src/seller/messages.js';
+import { allPhrases } from '../../src/seller/phrases.js';
 
 /**
  * The seller's words against its numbers, over generated sessions of every buying style. Each
@@ -221,6 +222,47 @@ describe('seller messages', () => {
       });
       // A topic goes unacknowledged only once its phrases are used up in the session.
       expect(withAck.length / acknowledged.length).toBeGreaterThan(0.8);
+    });
+  });
+  describe('claims about the buyer, the product and the market', () => {
+    const rounds = () =>
+      sessions.flatMap((session) => session.rounds.map((round) => ({ session, round })));
+
+    it('should praise the buyer for talking only when the buyer wrote something', () => {
+      const praised = rounds().filter(({ round }) => /you are talking/i.test(round.reply.message));
+      expect(praised.length).toBeGreaterThan(0);
+      for (const { round } of praised) expect(round.playerMessage?.trim()).toBeTruthy();
+    });
+
+    it('should speak of demand only when it is high, and of a short shelf life only when true', () => {
+      let claims = 0;
+      for (const { session, round } of rounds()) {
+        const { demand, stock } = session.context;
+        if (/demand|buying it lately|sells well|coming back/i.test(round.reply.message)) {
+          claims += 1;
+          expect(demand).toBe('high');
+        }
+        if (/shelf long/i.test(round.reply.message)) {
+          claims += 1;
+          expect(demand === 'high' || (stock ?? 99) <= 3).toBe(true);
+        }
+      }
+      expect(claims).toBeGreaterThan(0);
+    });
+
+    it('should answer a question about the product from its own description', () => {
+      expect(
+        answerFromDescription('Is this merino wool?', 'Soft merino wool beanie. Hand wash.'),
+      ).toBe('From its description: Soft merino wool beanie.');
+      expect(answerFromDescription('Is this cashmere?', 'Soft merino wool beanie.')).toBeNull();
+      const asked = rounds().filter(
+        ({ session, round }) =>
+          round.playerMessage?.includes('merino') === true &&
+          session.context.productDescription?.includes('merino') === true,
+      );
+      expect(asked.length).toBeGreaterThan(0);
+      for (const { round } of asked)
+        expect(round.reply.message).toContain('From its description: Soft merino wool beanie');
     });
   });
 });

@@ -1,4 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkHiddenTerms,
+  hiddenTerms,
+  type HiddenTermsResult,
+} from '../../bench/tournament/hidden-terms.js';
 import { checkBar, runTournament, type TournamentResult } from '../../bench/tournament/play.js';
 import { generatedProducts, seededProducts } from '../../bench/tournament/products.js';
 
@@ -9,13 +14,24 @@ import { generatedProducts, seededProducts } from '../../bench/tournament/produc
  */
 describe('seller tournament', () => {
   let result: TournamentResult;
+  let hidden: HiddenTermsResult;
+  let held: { result: TournamentResult; hidden: HiddenTermsResult };
 
   beforeAll(async () => {
-    result = await runTournament([...seededProducts, ...generatedProducts(100)], {
-      secret: 'ci-tournament-secret',
-      quick: true,
+    const products = [...seededProducts, ...generatedProducts(100)];
+    const everyFourth = <T>(items: readonly T[]) => items.filter((_, i) => i % 4 === 0);
+    result = await runTournament(products, { secret: 'ci-tournament-secret', quick: true });
+    hidden = hiddenTerms(products, 'ci-tournament-secret', 'player:', {
+      proberProducts: everyFourth(products),
     });
-  }, 120_000);
+    // The held-back half: products, secret and players not used while tuning the seller.
+    const heldBack = generatedProducts(200, 1234);
+    const secret = 'held-back:ci-tournament-secret';
+    held = {
+      result: await runTournament(heldBack, { secret, quick: true }),
+      hidden: hiddenTerms(heldBack, secret, 'held:', { proberProducts: everyFourth(heldBack) }),
+    };
+  }, 300_000);
 
   it('should play every scripted buyer of seller.md', () => {
     const buyers = result.rows.map((row) => row.buyer);
@@ -62,8 +78,33 @@ describe('seller tournament', () => {
     'wait-then-jump, creeper, random search: ≤ best reasonable + 1 point',
     'prober: ≤ best reasonable + 2 points in every category',
   ])('should clear the bar: %s', (name) => {
-    const criterion = checkBar(result).find((candidate) => candidate.name === name);
+    for (const tournament of [result, held.result]) {
+      const criterion = checkBar(tournament).find((candidate) => candidate.name === name);
+      expect(criterion, `criterion "${name}" is checked`).toBeDefined();
+      expect(criterion?.ok, criterion?.detail).toBe(true);
+    }
+  });
+
+  it.each([
+    'multi-player prober gains ≤ 1 point',
+    'same offers, six players: price spread ≥ 3 % of market',
+    'a second purchase with the same offers costs more',
+  ])('should clear the bar of version 3 on the tuning half: %s', (name) => {
+    const criterion = checkHiddenTerms(hidden, result.bestReasonable).find(
+      (candidate) => candidate.name === name,
+    );
     expect(criterion, `criterion "${name}" is checked`).toBeDefined();
     expect(criterion?.ok, criterion?.detail).toBe(true);
+  });
+
+  // The target is 3 points each (`npm run tournament` checks it and docs/seller.md has the
+  // latest numbers); both stand at about 3 today, bounded together by the white-box bar (the
+  // oracle's best) and the fixed-90 % buyer's deal rate (how low reasonable discounts can go).
+  // Here they are held to 2.5 points so that neither falls back unnoticed.
+  it('should keep skill paying and the hidden draws mattering', () => {
+    const informedGain = hidden.informed.meanDiscount - result.bestReasonable;
+    const oracleGain = hidden.oracle.meanDiscount - hidden.informed.meanDiscount;
+    expect(informedGain).toBeGreaterThanOrEqual(2.5);
+    expect(oracleGain).toBeGreaterThanOrEqual(2.5);
   });
 });

@@ -12,3 +12,15 @@ export const coolingDown = (until: string, waitMs: number) =>
     `Your last negotiation for this product ended without a deal; you may start a new one at ${until}.`,
     { headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) } },
   );
+/** The negotiation went without an offer for the idle limit. */
+export const sessionExpired = (idleMinutes: number) =>
+  new AppError(
+    'session_not_active',
+    `This negotiation is expired: it had no offer for ${idleMinutes} minutes, so its counter-offer no longer stands.`,
+  );
+/** The player holds as many active negotiations as allowed. */
+export const tooManyActive = (maxActive: number) =>
+  new AppError(
+    'too_many_active',
+    `You already have ${maxActive} active negotiations, the most allowed at once: finish or abandon one first (idle ones expire on their own).`,
+  );

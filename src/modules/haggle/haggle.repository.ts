@@ -6,6 +6,8 @@ import type { MessageRow, SessionRow, SessionStatus } from './haggle.tables.js';
 
 type Db = Kysely<Database>;
 
+const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
+
 export async function insertSession(db: Db, session: SessionRow): Promise<void> {
   await db.insertInto('haggle_sessions').values(session).execute();
 }
@@ -40,14 +42,15 @@ const lockedSession = compiledOnce((db, ids: { sessionId: string; playerId: stri
       'p.category as product_category',
       'p.market_cents as product_market_cents',
       'p.stock_quantity as product_stock_quantity',
+      'p.sale_hour as product_sale_hour',
+      'p.sales_this_hour as product_sales_this_hour',
+      'p.sales_hour_before as product_sales_hour_before',
       'p.created_at as product_created_at',
       'p.updated_at as product_updated_at',
     ])
     .where('s.id', '=', ids.sessionId)
     .where('s.player_id', '=', ids.playerId)
-    .$if(db.getExecutor().adapter instanceof PostgresAdapter, (query) =>
-      query.forNoKeyUpdate(['s', 'pl']),
-    ),
+    .$if(isPostgres(db), (query) => query.forNoKeyUpdate(['s', 'pl'])),
 );
 
 /** A session with what deciding on it needs: the player's balance and totals, and the product. */
@@ -82,6 +85,9 @@ export async function lockOwnSession(
     product_category: category,
     product_market_cents: market_cents,
     product_stock_quantity: stock_quantity,
+    product_sale_hour: sale_hour,
+    product_sales_this_hour: sales_this_hour,
+    product_sales_hour_before: sales_hour_before,
     product_created_at: created_at,
     product_updated_at: updated_at,
     ...session
@@ -97,12 +103,19 @@ export async function lockOwnSession(
       category,
       market_cents,
       stock_quantity,
+      sale_hour,
+      sales_this_hour,
+      sales_hour_before,
       created_at,
       updated_at,
     },
   };
 }
 
+/**
+ * The player's active session for this product, if any; inside a transaction on PostgreSQL it
+ * is locked (before the player, the order every haggle transaction takes its locks in).
+ */
 export function findActiveSession(
   db: Db,
   ids: { playerId: string; productId: string },
@@ -113,7 +126,52 @@ export function findActiveSession(
     .where('player_id', '=', ids.playerId)
     .where('product_id', '=', ids.productId)
     .where('status', '=', 'active')
+    .$if(db.isTransaction && isPostgres(db), (query) => query.forNoKeyUpdate())
     .executeTakeFirst();
+}
+
+/**
+ * The player's credits, locking the player until the transaction ends (PostgreSQL; SQLite's
+ * IMMEDIATE transactions lock the database), so that a player's starts run one at a time and
+ * the cap on active negotiations holds across processes. Undefined for an unknown player.
+ */
+export async function lockPlayerCredits(
+  trx: Transaction<Database>,
+  playerId: string,
+): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('players')
+    .select('credits_cents')
+    .where('id', '=', playerId)
+    .$if(isPostgres(trx), (query) => query.forNoKeyUpdate())
+    .executeTakeFirst();
+  return row?.credits_cents;
+}
+
+/** The player's active sessions that moved after `cutoff` (the others are idle: expired). */
+export async function countLiveSessions(db: Db, playerId: string, cutoff: string): Promise<number> {
+  const row = await db
+    .selectFrom('haggle_sessions')
+    .select((eb) => eb.fn.countAll<number | string>().as('live'))
+    .where('player_id', '=', playerId)
+    .where('status', '=', 'active')
+    .where('last_move_at', '>', cutoff)
+    .executeTakeFirstOrThrow();
+  return Number(row.live);
+}
+
+/** Deals this player has made on this product. */
+export async function countDeals(
+  db: Db,
+  ids: { playerId: string; productId: string },
+): Promise<number> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.countAll<number | string>().as('deals'))
+    .where('player_id', '=', ids.playerId)
+    .where('product_id', '=', ids.productId)
+    .executeTakeFirstOrThrow();
+  return Number(row.deals);
 }
 
 /** What a step of the negotiation may change in a session. */
@@ -124,11 +182,12 @@ export type SessionState = Pick<
   | 'counter_offer_cents'
   | 'rounds_count'
   | 'final_price_cents'
+  | 'last_move_at'
   | 'ended_at'
 >;
 
-// Every step writes the whole state, so that one statement (compiled once) serves them all.
-const moveSession = compiledOnce(
+// Every move writes the whole state, so that one statement (compiled once) serves them all.
+const sessionMove = compiledOnce(
   (db, values: SessionState & { id: string; fromRoundsCount: number }) =>
     db
       .updateTable('haggle_sessions')
@@ -138,6 +197,7 @@ const moveSession = compiledOnce(
         counter_offer_cents: values.counter_offer_cents,
         rounds_count: values.rounds_count,
         final_price_cents: values.final_price_cents,
+        last_move_at: values.last_move_at,
         ended_at: values.ended_at,
       })
       .where('id', '=', values.id)
@@ -150,11 +210,8 @@ const moveSession = compiledOnce(
  * Moves a session to `to` only from the state the caller decided on: still active and still
  * at the round it read. A concurrent request that got there first leaves it unchanged: no row.
  */
-export function advanceSession(
-  from: { id: string; roundsCount: number },
-  to: SessionState,
-): Step<{ id: string }> {
-  return moveSession.with({ ...to, id: from.id, fromRoundsCount: from.roundsCount });
+export function moveSession(from: SessionRow, to: SessionState): Step<{ id: string }> {
+  return sessionMove.with({ ...to, id: from.id, fromRoundsCount: from.rounds_count });
 }
 
 const messagesOf = compiledOnce((db, values: { sessionId: string }) =>
@@ -220,19 +277,38 @@ export function listOwnSessions(
   filter: {
     playerId: string;
     status: SessionStatus | undefined;
+    /** Active sessions that last moved at or before this are idle: listed as expired. */
+    idleCutoff: string;
     after: { startedAt: string; id: string } | undefined;
     limit: number;
   },
 ): Promise<(SessionRow & { product_name: string })[]> {
-  const { after } = filter;
+  const { after, idleCutoff } = filter;
+  const status = filter.status;
   return db
     .selectFrom('haggle_sessions')
     .innerJoin('products', 'products.id', 'haggle_sessions.product_id')
     .selectAll('haggle_sessions')
     .select('products.name as product_name')
     .where('haggle_sessions.player_id', '=', filter.playerId)
-    .$if(filter.status !== undefined, (query) =>
-      query.where('haggle_sessions.status', '=', filter.status as SessionStatus),
+    .$if(status === 'active', (query) =>
+      query
+        .where('haggle_sessions.status', '=', 'active')
+        .where('haggle_sessions.last_move_at', '>', idleCutoff),
+    )
+    .$if(status === 'expired', (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb('haggle_sessions.status', '=', 'expired'),
+          eb.and([
+            eb('haggle_sessions.status', '=', 'active'),
+            eb('haggle_sessions.last_move_at', '<=', idleCutoff),
+          ]),
+        ]),
+      ),
+    )
+    .$if(status !== undefined && status !== 'active' && status !== 'expired', (query) =>
+      query.where('haggle_sessions.status', '=', status as SessionStatus),
     )
     .$if(after !== undefined, (query) =>
       query.where((eb) =>

@@ -6,6 +6,7 @@ import {
   FINAL_COUNTER_ROUND,
   INSULT_LINE_PERCENT,
   MAX_ROUNDS,
+  MOVING_STEP_PER_MILLE,
   STRIKES,
 } from '../../seller/index.js';
 import { authenticatedRoutes } from '../players/players.auth.js';
@@ -22,10 +23,10 @@ import {
   StartBody,
   StartedSession,
 } from './haggle.schemas.js';
-import { abandonSession, acceptCounter, makeOffer, readSession } from './haggle.service.js';
-import { listSessions } from './haggle.list.js';
+import type { HaggleDeps } from './haggle.context.js';
+import { listSessions, readSession } from './haggle.read.js';
 import { startSession } from './haggle.start.js';
-import type { HaggleDeps } from './haggle.session.js';
+import { abandonSession, acceptCounter, makeOffer } from './haggle.turn.js';
 import {
   acceptView,
   offerView,
@@ -40,7 +41,11 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     store,
     sellerSecret,
     cooldownMinutes: config.haggleCooldownMinutes,
+    idleMinutes: config.haggleIdleMinutes,
+    maxActive: config.haggleMaxActive,
   };
+  const { idleMinutes, maxActive } = deps;
+  const step = `${MOVING_STEP_PER_MILLE / 10} %`;
   const baseUrl = (request: FastifyRequest) => publicBaseUrl(request, config);
   const tags = ['haggle'];
 
@@ -53,11 +58,15 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
         summary: 'Open a negotiation for a product',
         description:
           'Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). ' +
-          'If you already have an active negotiation for this product, it is returned with 200 instead of a new one. ' +
+          'If you already have an active negotiation for this product, it is returned as it stands with 200 and ' +
+          '`resumed: true` (its round, `current_ask` and the seller’s latest words), never a second greeting. ' +
           'After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open ' +
-          'another for it during a cool-down (30 minutes unless the server is configured otherwise): 409 `cooling_down`, ' +
-          'with the time you may retry in the error and `Retry-After` in seconds. The response carries the seller’s ' +
-          '`opening_ask`.',
+          `another for it during a cool-down (${config.haggleCooldownMinutes} minutes): 409 \`cooling_down\`, ` +
+          'with the time you may retry in the error and `Retry-After` in seconds. ' +
+          `You may hold at most ${maxActive} active negotiations at once: 409 \`too_many_active\` beyond that. ` +
+          `A negotiation with no offer for ${idleMinutes} minutes expires (its counter-offer no longer stands, and ` +
+          'the cool-down applies). Your floor is your own: the seller draws its terms for each player and product, ' +
+          'raises them for each earlier purchase of the product by you, and moves them with the product’s `demand`.',
         body: StartBody,
         response: {
           201: Envelope(StartedSession, 'A new negotiation, with the seller’s greeting.'),
@@ -71,6 +80,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
             'not_found',
             'out_of_stock',
             'cooling_down',
+            'too_many_active',
             'rate_limited',
           ),
         },
@@ -80,7 +90,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
       const started = await startSession(deps, request.playerId, request.body);
       return reply
         .code(started.created ? 201 : 200)
-        .send({ success: true, data: startedView(started, baseUrl(request)) });
+        .send({ success: true, data: startedView(started, baseUrl(request), idleMinutes) });
     },
   );
 
@@ -93,15 +103,18 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
         summary: 'Make an offer',
         description:
           'The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. ' +
+          'It accepts an offer at or above its ask, and also one at or above the counter-offer it would make next ' +
+          `(less ${step} of the market price, never below its floor): there is no gain in offering exactly its next counter. ` +
           `Offers below ${INSULT_LINE_PERCENT} % of the market price are insulting: the first is a warning, the ` +
           `${STRIKES}nd ends the negotiation (\`rejected\`). An offer below your previous one is a retreat: the first keeps ` +
           `the ask, the ${STRIKES}nd ends it. Only raises earn a concession: an offer that does not beat your best by ` +
-          `0.5 % of the market price (unless it is at or above ${FAIR_LINE_PERCENT} % of it) is a stall, and the ask — ` +
+          `${step} of the market price (unless it is at or above ${FAIR_LINE_PERCENT} % of it) is a stall, and the ask — ` +
           `and what the seller accepts — stay where they were. Round ${FINAL_COUNTER_ROUND}’s counter is final; the ` +
           `${MAX_ROUNDS}th offer is the last, accepted only at or above that final counter, else the negotiation ` +
           'expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` ' +
           '(insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered ' +
-          'but never changes a price. A failed request changes nothing and uses no round.',
+          'but never changes a price. A failed request changes nothing and uses no round. ' +
+          `A negotiation with no offer for ${idleMinutes} minutes has expired: 409 \`session_not_active\`.`,
         body: OfferBody,
         response: {
           200: Envelope(
@@ -124,7 +137,11 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: offerView(await makeOffer(deps, request.playerId, request.body), baseUrl(request)),
+      data: offerView(
+        await makeOffer(deps, request.playerId, request.body),
+        baseUrl(request),
+        idleMinutes,
+      ),
     }),
   );
 
@@ -136,7 +153,8 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
         operationId: 'acceptCounterOffer',
         summary: "Accept the seller's counter-offer",
         description:
-          'Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`.',
+          'Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`. ' +
+          `A counter-offer stands only while the negotiation is active: after ${idleMinutes} minutes without an offer it has expired (409 \`session_not_active\`).`,
         body: SessionBody,
         response: {
           200: Envelope(
@@ -162,6 +180,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
       data: acceptView(
         await acceptCounter(deps, request.playerId, request.body.session_id),
         baseUrl(request),
+        idleMinutes,
       ),
     }),
   );
@@ -191,7 +210,10 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: sessionOnlyView(await abandonSession(deps, request.playerId, request.body.session_id)),
+      data: sessionOnlyView(
+        await abandonSession(deps, request.playerId, request.body.session_id),
+        idleMinutes,
+      ),
     }),
   );
 
@@ -215,7 +237,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: sessionPageView(await listSessions(store, request.playerId, request.query)),
+      data: sessionPageView(await listSessions(deps, request.playerId, request.query)),
     }),
   );
 

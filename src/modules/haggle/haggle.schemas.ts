@@ -25,7 +25,11 @@ export const Session = Type.Object({
       Type.Literal('abandoned'),
       Type.Literal('expired'),
     ],
-    { description: 'Only an active session takes offers, accept or abandon.' },
+    {
+      description:
+        'Only an active session takes offers, accept or abandon. A session with no offer for the idle limit ' +
+        '(`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands.',
+    },
   ),
   current_offer: NullableMoney("The player's latest offer; null before the first."),
   ai_counter_offer: NullableMoney("The seller's latest counter-offer; null before the first."),
@@ -37,6 +41,10 @@ export const Session = Type.Object({
   max_rounds: Type.Integer({ example: MAX_ROUNDS }),
   final_price: NullableMoney('The price of the deal; null unless accepted.'),
   started_at: Timestamp(),
+  expires_at: Type.Union([Timestamp(), Type.Null()], {
+    description:
+      'While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise.',
+  }),
   ended_at: Type.Union([Timestamp(), Type.Null()], { description: 'null while active.' }),
 });
 
@@ -111,8 +119,16 @@ export const StartedSession = Type.Object({
   opening_ask: Money(
     'The seller’s opening ask: the market price, or 5 % above it when stock is scarce.',
   ),
+  current_ask: Money(
+    'What the seller asks now: its latest counter-offer, or the opening ask before the first.',
+  ),
+  resumed: Type.Boolean({
+    description:
+      'true when this is your active negotiation for the product, returned as it stands (status 200).',
+  }),
   initial_message: Type.String({
-    description: "The seller's greeting: the market price and its opening ask.",
+    description:
+      "The seller's latest words: its greeting (the market price and its opening ask) while no offer was made.",
   }),
 });
 

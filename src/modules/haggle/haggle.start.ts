@@ -4,28 +4,47 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { MAX_ROUNDS, openingMessage, sellerTerms } from '../../seller/index.js';
-import { findPlayer } from '../players/players.repository.js';
 import { findProduct } from '../products/products.repository.js';
+import { productDemandPercent } from '../products/products.schemas.js';
 import type { ProductRow } from '../products/products.tables.js';
-import { coolingDown, insufficientCredits, outOfStock } from './haggle.errors.js';
-import { newMessage } from './haggle.messages.js';
+import {
+  idleCutoff,
+  isIdle,
+  newMessage,
+  now,
+  sellerContext,
+  type HaggleDeps,
+} from './haggle.context.js';
+import { coolingDown, insufficientCredits, outOfStock, tooManyActive } from './haggle.errors.js';
 import {
   appendMessages,
+  countDeals,
+  countLiveSessions,
   findActiveSession,
   insertSession,
   listMessages,
   lockCooldown,
+  lockPlayerCredits,
 } from './haggle.repository.js';
-import { now, sellerContext, type HaggleDeps } from './haggle.session.js';
+import { expireIdle } from './haggle.turn.js';
 import type { SessionRow } from './haggle.tables.js';
 
 export interface StartOutcome {
+  /** False when the player's active negotiation for the product was returned as it stands. */
   created: boolean;
   session: SessionRow;
   product: ProductRow;
-  greeting: string;
+  /** The seller's latest words: the greeting while no offer was made. */
+  sellerWords: string;
 }
 
+/**
+ * Opens a negotiation, or returns the player's active one for the product as it stands. In one
+ * transaction, taking its locks in the order every haggle transaction does (the session, the
+ * player, the cool-down): the product is in stock and the player has credits; an idle session
+ * for the pair is expired (and its cool-down applies); the cool-down; the cap on active
+ * negotiations, counted under the player's lock so concurrent starts cannot pass it together.
+ */
 export async function startSession(
   deps: HaggleDeps,
   playerId: string,
@@ -38,40 +57,52 @@ export async function startSession(
     );
   }
   const { db } = deps.store;
+  const pair = { playerId, productId: input.product_id };
   try {
-    return await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx) => {
       const product = await findProduct(trx, input.product_id);
       if (product === undefined) throw notFound('Product');
-      const player = await findPlayer(trx, playerId);
-      if (player === undefined) throw notFound('Player');
-      if (player.credits_cents <= 0) throw insufficientCredits();
-      if (product.stock_quantity <= 0) throw outOfStock();
-      const pair = { playerId, productId: product.id };
-      // Locked before the active session is read, so an ending in another process is seen.
-      const coolsUntil = await lockCooldown(trx, pair);
       const existing = await findActiveSession(trx, pair);
-      if (existing !== undefined) return started(trx, false, existing, product);
-      const waitMs = Date.parse(coolsUntil) - Date.now();
-      if (waitMs > 0) throw coolingDown(coolsUntil, waitMs);
-      const session = await openSession(trx, deps.sellerSecret, playerId, product);
+      const credits = await lockPlayerCredits(trx, playerId);
+      if (credits === undefined) throw notFound('Player');
+      if (credits <= 0) throw insufficientCredits();
+      if (product.stock_quantity <= 0) throw outOfStock();
+      const at = now();
+      if (existing !== undefined && !isIdle(existing, at, deps.idleMinutes)) {
+        return started(trx, false, existing, product);
+      }
+      // Locked after the player: an ending in another process is seen.
+      if (existing !== undefined) await expireIdle(trx, deps, existing);
+      const coolsUntil = await lockCooldown(trx, pair);
+      const waitMs = Date.parse(coolsUntil) - Date.parse(at);
+      // A cool-down is an answer to give after the expiry above is committed.
+      if (waitMs > 0) return { coolsUntil, waitMs };
+      const live = await countLiveSessions(trx, playerId, idleCutoff(at, deps.idleMinutes));
+      if (live >= deps.maxActive) throw tooManyActive(deps.maxActive);
+      const session = await openSession(trx, deps, playerId, product, at);
       return started(trx, true, session, product);
     });
+    if ('waitMs' in outcome) throw coolingDown(outcome.coolsUntil, outcome.waitMs);
+    return outcome;
   } catch (error) {
     // Another request for the same pair committed first: the unique index kept it to one session.
     if (!isUniqueViolation(error)) throw error;
-    const existing = await findActiveSession(db, { playerId, productId: input.product_id });
+    const existing = await findActiveSession(db, pair);
     const product = await findProduct(db, input.product_id);
     if (existing === undefined || product === undefined) throw error;
     return started(db, false, existing, product);
   }
 }
 
+/** The session with the player's own hidden terms, fixed now, and the seller's greeting. */
 async function openSession(
   trx: Transaction<Database>,
-  sellerSecret: string,
+  deps: HaggleDeps,
   playerId: string,
   product: ProductRow,
+  at: string,
 ): Promise<SessionRow> {
+  const earlierDeals = await countDeals(trx, { playerId, productId: product.id });
   const terms = sellerTerms(
     {
       productId: product.id,
@@ -79,9 +110,10 @@ async function openSession(
       marketCents: product.market_cents,
       stock: product.stock_quantity,
     },
-    sellerSecret,
+    { playerId, earlierDeals },
+    productDemandPercent(product, at),
+    deps.sellerSecret,
   );
-  const at = now();
   const session: SessionRow = {
     id: randomUUID(),
     player_id: playerId,
@@ -95,10 +127,11 @@ async function openSession(
     floor_cents: terms.floorCents,
     opening_ask_cents: terms.openingAskCents,
     started_at: at,
+    last_move_at: at,
     ended_at: null,
   };
   await insertSession(trx, session);
-  const text = openingMessage(sellerContext(session, product, sellerSecret));
+  const text = openingMessage(sellerContext(session, product, deps.sellerSecret));
   await appendMessages(trx, [
     newMessage({
       sessionId: session.id,
@@ -113,12 +146,14 @@ async function openSession(
   return session;
 }
 
+/** The outcome with the seller's latest words (a resumed session never gets the greeting again). */
 async function started(
   db: Kysely<Database>,
   created: boolean,
   session: SessionRow,
   product: ProductRow,
 ): Promise<StartOutcome> {
-  const [greeting] = await listMessages(db, session.id);
-  return { created, session, product, greeting: greeting?.message ?? '' };
+  const messages = await listMessages(db, session.id);
+  const latest = messages.findLast((message) => message.sender === 'seller');
+  return { created, session, product, sellerWords: latest?.message ?? '' };
 }

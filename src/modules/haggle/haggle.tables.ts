@@ -17,6 +17,8 @@ export interface HaggleSessionsTable {
   floor_cents: number;
   opening_ask_cents: number;
   started_at: string;
+  /** When the negotiation last moved (its start, then each offer): idle expiry counts from here. */
+  last_move_at: string;
   ended_at: string | null;
 }
 

@@ -10,16 +10,20 @@ import type {
   SessionView,
   StartedSessionView,
 } from './haggle.schemas.js';
-import type { SessionList } from './haggle.list.js';
-import type { AcceptOutcome, OfferOutcome, SessionRead } from './haggle.service.js';
+import { idleDeadline } from './haggle.context.js';
+import type { SessionList, SessionRead } from './haggle.read.js';
 import type { StartOutcome } from './haggle.start.js';
+import type { AcceptOutcome, OfferOutcome } from './haggle.turn.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 const money = (cents: number | null): number | null =>
   cents === null ? null : centsToCredits(cents);
 
-/** The player's view of a session: the seller's floor stays on the server. */
-export function sessionView(row: SessionRow): SessionView {
+/**
+ * The player's view of a session: the seller's floor stays on the server. `idleMinutes` gives
+ * an active session its `expires_at`.
+ */
+export function sessionView(row: SessionRow, idleMinutes: number): SessionView {
   return {
     id: row.id,
     player_id: row.player_id,
@@ -31,6 +35,7 @@ export function sessionView(row: SessionRow): SessionView {
     max_rounds: row.max_rounds,
     final_price: money(row.final_price_cents),
     started_at: row.started_at,
+    expires_at: row.status === 'active' ? idleDeadline(row, idleMinutes) : null,
     ended_at: row.ended_at,
   };
 }
@@ -46,19 +51,30 @@ export function messageView(row: MessageRow): MessageView {
   };
 }
 
-export function startedView(started: StartOutcome, baseUrl: string): StartedSessionView {
+export function startedView(
+  started: StartOutcome,
+  baseUrl: string,
+  idleMinutes: number,
+): StartedSessionView {
+  const { session } = started;
   return {
-    ...sessionView(started.session),
+    ...sessionView(session, idleMinutes),
     product: productView(started.product, baseUrl),
-    opening_ask: centsToCredits(started.session.opening_ask_cents),
-    initial_message: started.greeting,
+    opening_ask: centsToCredits(session.opening_ask_cents),
+    current_ask: centsToCredits(session.counter_offer_cents ?? session.opening_ask_cents),
+    resumed: !started.created,
+    initial_message: started.sellerWords,
   };
 }
 
-export function offerView(outcome: OfferOutcome, baseUrl: string): OfferResultView {
+export function offerView(
+  outcome: OfferOutcome,
+  baseUrl: string,
+  idleMinutes: number,
+): OfferResultView {
   const { reply } = outcome;
   return {
-    session: sessionView(outcome.session),
+    session: sessionView(outcome.session, idleMinutes),
     seller_response: {
       action: reply.action,
       counter_offer: money(reply.counterCents),
@@ -73,22 +89,29 @@ export function offerView(outcome: OfferOutcome, baseUrl: string): OfferResultVi
   };
 }
 
-export function acceptView(deal: AcceptOutcome, baseUrl: string): AcceptResultView {
+export function acceptView(
+  deal: AcceptOutcome,
+  baseUrl: string,
+  idleMinutes: number,
+): AcceptResultView {
   return {
-    session: sessionView(deal.session),
+    session: sessionView(deal.session, idleMinutes),
     transaction: transactionView(deal.transaction, baseUrl),
     new_credits: centsToCredits(deal.creditsCents),
     savings: centsToCredits(deal.transaction.market_cents - deal.transaction.final_price_cents),
   };
 }
 
-export const sessionOnlyView = (outcome: { session: SessionRow }): { session: SessionView } => ({
-  session: sessionView(outcome.session),
+export const sessionOnlyView = (
+  outcome: { session: SessionRow },
+  idleMinutes: number,
+): { session: SessionView } => ({
+  session: sessionView(outcome.session, idleMinutes),
 });
 
 export function sessionDetailView(read: SessionRead, baseUrl: string): SessionDetailView {
   return {
-    session: sessionView(read.session),
+    session: sessionView(read.session, read.idleMinutes),
     product: productView(read.product, baseUrl),
     messages: read.messages.map(messageView),
   };
@@ -96,7 +119,10 @@ export function sessionDetailView(read: SessionRead, baseUrl: string): SessionDe
 
 export function sessionPageView(list: SessionList): SessionPageView {
   return {
-    items: list.rows.map((row) => ({ ...sessionView(row), product_name: row.product_name })),
+    items: list.rows.map((row) => ({
+      ...sessionView(row, list.idleMinutes),
+      product_name: row.product_name,
+    })),
     count: list.rows.length,
     limit: list.limit,
     next_cursor: list.nextCursor,

@@ -45,21 +45,53 @@ export async function findProduct(db: Db, id: string): Promise<ProductRow | unde
   return (await productById(db, { id })).rows[0];
 }
 
+/** What a deal's update leaves on the product row. */
+export type SoldRow = Pick<
+  ProductRow,
+  'stock_quantity' | 'sale_hour' | 'sales_this_hour' | 'sales_hour_before'
+>;
+
 /**
- * Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop): its
- * row holds the units left after it; no row when none was left.
+ * Takes one unit for a deal, only while one is left (the CHECK constraint is the backstop), and
+ * counts the sale in the product's recent sales (`SalesRecord`), in the same statement: every
+ * process reads the same demand from the row. Its row holds what it left; no row when none was
+ * left. A sale stamped earlier than the latest (another process's clock) counts in the latest hour.
  */
-export function takeOneFromStock(productId: string, now: string): Step<{ stock_quantity: number }> {
-  return takeOne.with({ productId, now });
+export function takeOneFromStock(productId: string, now: string, hour: number): Step<SoldRow> {
+  return takeOne.with({ productId, now, hour, hourBefore: hour - 1 });
 }
 
-const takeOne = compiledOnce((db, values: { productId: string; now: string }) =>
-  db
-    .updateTable('products')
-    .set((eb) => ({ stock_quantity: eb('stock_quantity', '-', 1), updated_at: values.now }))
-    .where('id', '=', values.productId)
-    .where('stock_quantity', '>', 0)
-    .returning('stock_quantity'),
+const takeOne = compiledOnce(
+  (db, values: { productId: string; now: string; hour: number; hourBefore: number }) =>
+    db
+      .updateTable('products')
+      .set((eb) => ({
+        stock_quantity: eb('stock_quantity', '-', 1),
+        updated_at: values.now,
+        sales_hour_before: eb
+          .case()
+          .when('sale_hour', '>=', values.hour)
+          .then(eb.ref('sales_hour_before'))
+          .when('sale_hour', '=', values.hourBefore)
+          .then(eb.ref('sales_this_hour'))
+          .else(0)
+          .end(),
+        sales_this_hour: eb
+          .case()
+          .when('sale_hour', '>=', values.hour)
+          .then(eb('sales_this_hour', '+', 1))
+          .else(1)
+          .end(),
+        sale_hour: eb
+          .case()
+          .when('sale_hour', '>', values.hour)
+          .then(eb.ref('sale_hour'))
+          .else(values.hour)
+          .end(),
+      }))
+      .where('id', '=', values.productId)
+      .where('stock_quantity', '>', 0)
+      .returning(['stock_quantity', 'sale_hour', 'sales_this_hour', 'sales_hour_before']),
 );
 
 export async function insertMissingProducts(db: Db, products: ProductRow[]): Promise<void> {

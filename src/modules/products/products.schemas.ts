@@ -1,7 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { centsToCredits } from '../../http/money.js';
 import { Money, Timestamp, Uuid } from '../../http/schemas.js';
-import { CATEGORIES, type Category } from '../../seller/index.js';
+import {
+  CATEGORIES,
+  demandLevel,
+  demandPercent,
+  hourOf,
+  type Category,
+  type DemandLevel,
+} from '../../seller/index.js';
 import type { ProductRow } from './products.tables.js';
 
 export const CategoryName = Type.Unsafe<Category>({
@@ -19,6 +26,13 @@ export const Product = Type.Object({
   market_price: Money('What the item is worth; the seller opens at or a little above it.'),
   category: CategoryName,
   stock_quantity: Type.Integer({ minimum: 0 }),
+  demand: Type.Union([Type.Literal('low'), Type.Literal('normal'), Type.Literal('high')], {
+    description:
+      'How the product is selling to all players: `high` after several sales in the last hour or two, ' +
+      '`low` after many hours without a sale. High demand firms every negotiation’s floor for it, low ' +
+      'demand softens it (by a few % of the market price at most); the floor itself is never shown.',
+    example: 'normal',
+  }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 });
@@ -44,8 +58,31 @@ export type ProductView = Static<typeof Product>;
 
 export const productImagePath = (id: string): string => `/images/products/${id}.svg`;
 
-/** The public face of a product: never the seller's floor or any other seller parameter. */
-export function productView(row: ProductRow, baseUrl: string): ProductView {
+/** How demand moves a product's floors at `at`, in % of market, from its stored sales. */
+export function productDemandPercent(row: ProductRow, at: string): number {
+  return demandPercent(
+    {
+      saleHour: row.sale_hour,
+      salesThisHour: row.sales_this_hour,
+      salesHourBefore: row.sales_hour_before,
+      addedHour: hourOf(row.created_at),
+    },
+    hourOf(at),
+  );
+}
+
+export const productDemand = (row: ProductRow, at: string): DemandLevel =>
+  demandLevel(productDemandPercent(row, at));
+
+/**
+ * The public face of a product: never the seller's floor or any other seller parameter; its
+ * demand level as of `at` (now unless given).
+ */
+export function productView(
+  row: ProductRow,
+  baseUrl: string,
+  at = new Date().toISOString(),
+): ProductView {
   return {
     id: row.id,
     name: row.name,
@@ -54,6 +91,7 @@ export function productView(row: ProductRow, baseUrl: string): ProductView {
     market_price: centsToCredits(row.market_cents),
     category: row.category,
     stock_quantity: row.stock_quantity,
+    demand: productDemand(row, at),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { runTogether } from '../../db/prepared.js';
+import { hourOf } from '../../seller/index.js';
 import { scoreHundredths, scoreMoves } from '../leaderboard/leaderboard.repository.js';
 import { chargeForDeal } from '../players/players.repository.js';
 import { takeOneFromStock } from '../products/products.repository.js';
@@ -9,27 +10,45 @@ import type { ProductRow } from '../products/products.tables.js';
 import { insertTransaction } from '../transactions/transactions.repository.js';
 import type { TransactionRow } from '../transactions/transactions.tables.js';
 import { insufficientCredits, outOfStock, sessionNotActive } from './haggle.errors.js';
-import { advanceSession, messagesInsert } from './haggle.repository.js';
+import { messagesInsert, moveSession } from './haggle.repository.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
+
+/** The messages that record a turn: an offer and its answer, or a player's note. */
+export type Turn = [MessageRow] | [MessageRow, MessageRow];
 
 export interface Deal {
   session: SessionRow;
   transaction: TransactionRow;
-  /** The product as the deal left it (one unit fewer). */
+  /** The product as the deal left it (one unit fewer, one more recent sale). */
   product: ProductRow;
   /** The player's balance as the deal's own charge left it (not a value read earlier). */
   creditsCents: number;
 }
 
-/** The messages that record a turn: an offer and its answer, or a player's note. */
-export type Turn = [MessageRow] | [MessageRow, MessageRow];
+// Only a concurrent request on the same session can have moved it since we read it.
+const movedMeanwhile = () => sessionNotActive('already being changed by another request');
+
+/**
+ * Records a turn and moves the session to `next` from the state it was read in, or fails if a
+ * concurrent request moved it.
+ */
+export async function recordTurn(
+  trx: Transaction<Database>,
+  session: SessionRow,
+  next: SessionRow,
+  turn: Turn,
+): Promise<SessionRow> {
+  const [, moved] = await runTogether(trx, [messagesInsert(turn), moveSession(session, next)]);
+  if (moved.length !== 1) throw movedMeanwhile();
+  return next;
+}
 
 /**
  * Makes the deal at `priceCents` and records the turn that made it: closes the session, takes
- * one unit of stock, charges the player, records the transaction and moves the player's score in
- * the per-score counts, all sent at once. Any conditional update that finds the state changed
- * under it throws, and the database transaction undoes the others. `totals` are the player's,
- * read under the lock of `lockOwnSession`.
+ * one unit of stock (counting the sale in the product's demand), charges the player, records the
+ * transaction and moves the player's score in the per-score counts, all sent at once. Any
+ * conditional update that finds the state changed under it throws, and the database transaction
+ * undoes the others. `totals` are the player's, read under the lock of `lockOwnSession`.
  */
 export async function closeDeal(
   trx: Transaction<Database>,
@@ -73,8 +92,8 @@ export async function closeDeal(
     scoreHundredths(totals.marketCents + product.market_cents, totals.spentCents + priceCents) ?? 0;
   const [, moved, [sold], [charged]] = await runTogether(trx, [
     messagesInsert(deal.turn),
-    moveFrom(session, closed),
-    takeOneFromStock(product.id, at),
+    moveSession(session, closed),
+    takeOneFromStock(product.id, at, hourOf(at)),
     chargeForDeal(charge),
     insertTransaction(transaction),
     ...scoreMoves(session.player_id, scoreHundredths(totals.marketCents, totals.spentCents), score),
@@ -90,29 +109,7 @@ export async function closeDeal(
   return {
     session: closed,
     transaction,
-    product: { ...product, stock_quantity: sold.stock_quantity, updated_at: at },
+    product: { ...product, ...sold, updated_at: at },
     creditsCents: charged.credits_cents,
   };
 }
-
-/**
- * Records a turn and moves the session on from the state it was read in, or fails if a
- * concurrent request moved it.
- */
-export async function advance(
-  trx: Transaction<Database>,
-  session: SessionRow,
-  changes: Partial<SessionRow>,
-  turn: Turn,
-): Promise<SessionRow> {
-  const next = { ...session, ...changes };
-  const [, moved] = await runTogether(trx, [messagesInsert(turn), moveFrom(session, next)]);
-  if (moved.length !== 1) throw movedMeanwhile();
-  return next;
-}
-
-const moveFrom = (session: SessionRow, next: SessionRow) =>
-  advanceSession({ id: session.id, roundsCount: session.rounds_count }, next);
-
-// Only a concurrent request on the same session can have moved it since we read it.
-const movedMeanwhile = () => sessionNotActive('already being changed by another request');

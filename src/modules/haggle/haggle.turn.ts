@@ -1,0 +1,205 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { parseCents } from '../../http/money.js';
+import { pastRounds } from '../../seller/history.js';
+import {
+  formatCredits,
+  playerWords,
+  respondToOffer,
+  type SellerReply,
+} from '../../seller/index.js';
+import type { ProductRow } from '../products/products.tables.js';
+import type { TransactionWithProduct } from '../transactions/transactions.repository.js';
+import {
+  coolDown,
+  idleDeadline,
+  isIdle,
+  newMessage,
+  now,
+  playerNote,
+  positionAfter,
+  sellerContext,
+  type HaggleDeps,
+} from './haggle.context.js';
+import { closeDeal, recordTurn, type Turn } from './haggle.deal.js';
+import { insufficientCredits, sessionExpired, sessionNotActive } from './haggle.errors.js';
+import {
+  listMessages,
+  lockOwnSession,
+  moveSession,
+  type LockedSession,
+} from './haggle.repository.js';
+import type { SessionRow } from './haggle.tables.js';
+
+/** A turn of a negotiation: an offer, accepting the counter-offer, or walking away. */
+
+/**
+ * Writes the expiry of an idle session: ended at its deadline, with the cool-down from then.
+ * Conditional on the state read, so when two processes notice it at once, one writes it.
+ */
+export async function expireIdle(
+  trx: Transaction<Database>,
+  deps: HaggleDeps,
+  session: SessionRow,
+): Promise<void> {
+  const endedAt = idleDeadline(session, deps.idleMinutes);
+  const expired: SessionRow = { ...session, status: 'expired', ended_at: endedAt };
+  const { query, values } = moveSession(session, expired);
+  const moved = await query(trx, values as never);
+  if (moved.rows.length === 1) await coolDown(trx, deps, session, endedAt);
+}
+
+/**
+ * Runs `act` on the player's active session, locked (404 or 409 otherwise). A session idle past
+ * the limit is expired instead: that is written and committed, then 409 `session_not_active`.
+ */
+async function onActiveSession<T>(
+  deps: HaggleDeps,
+  playerId: string,
+  sessionId: string,
+  act: (trx: Transaction<Database>, locked: LockedSession, at: string) => Promise<T>,
+): Promise<T> {
+  const result = await deps.store.db.transaction().execute(async (trx) => {
+    const locked = await lockOwnSession(trx, { sessionId, playerId });
+    if (locked === undefined) throw notFound('Session');
+    if (locked.session.status !== 'active') throw sessionNotActive(locked.session.status);
+    const at = now();
+    if (isIdle(locked.session, at, deps.idleMinutes)) {
+      await expireIdle(trx, deps, locked.session);
+      return { expired: true } as const;
+    }
+    return { expired: false, value: await act(trx, locked, at) } as const;
+  });
+  if (result.expired) throw sessionExpired(deps.idleMinutes);
+  return result.value;
+}
+
+export interface OfferOutcome {
+  session: SessionRow;
+  reply: SellerReply;
+  product: ProductRow;
+}
+
+export async function makeOffer(
+  deps: HaggleDeps,
+  playerId: string,
+  input: { session_id: string; offer_amount: number | string; message?: string | undefined },
+): Promise<OfferOutcome> {
+  const offerCents = parseCents(input.offer_amount, 'offer_amount');
+  return onActiveSession(deps, playerId, input.session_id, async (trx, locked, at) => {
+    const { session, creditsCents, totals, product } = locked;
+    if (offerCents > creditsCents) {
+      throw new AppError(
+        'insufficient_credits',
+        `You have ${formatCredits(creditsCents)} credits; you cannot offer more.`,
+      );
+    }
+    const messages = await listMessages(trx, session.id);
+    const reply = respondToOffer(
+      sellerContext(session, product, deps.sellerSecret),
+      pastRounds(messages),
+      offerCents,
+      input.message ?? null,
+    );
+    const position = positionAfter(session);
+    const common = { sessionId: session.id, round: reply.round, at };
+    const turn: Turn = [
+      newMessage({
+        ...common,
+        position,
+        sender: 'player',
+        text: playerWords.offer(offerCents, input.message),
+        offerCents,
+      }),
+      newMessage({
+        ...common,
+        position: position + 1,
+        sender: 'seller',
+        text: reply.message,
+        offerCents: reply.counterCents ?? reply.dealCents,
+      }),
+    ];
+    const moved = {
+      ...session,
+      current_offer_cents: offerCents,
+      rounds_count: reply.round,
+      last_move_at: at,
+    };
+    switch (reply.outcome) {
+      case 'countered': {
+        const next = { ...moved, counter_offer_cents: reply.counterCents };
+        return { session: await recordTurn(trx, session, next, turn), reply, product };
+      }
+      case 'accepted': {
+        const deal = await closeDeal(trx, {
+          session,
+          product,
+          totals,
+          priceCents: offerCents,
+          at,
+          turn,
+          changes: moved,
+        });
+        // A deal took one unit of stock: the product as the deal left it, not read again.
+        return { session: deal.session, reply, product: deal.product };
+      }
+      case 'rejected':
+      case 'expired': {
+        const next = { ...moved, status: reply.outcome, ended_at: at };
+        const ended = await recordTurn(trx, session, next, turn);
+        await coolDown(trx, deps, session, at);
+        return { session: ended, reply, product };
+      }
+    }
+  });
+}
+
+export interface AcceptOutcome {
+  session: SessionRow;
+  transaction: TransactionWithProduct;
+  creditsCents: number;
+}
+
+export async function acceptCounter(
+  deps: HaggleDeps,
+  playerId: string,
+  sessionId: string,
+): Promise<AcceptOutcome> {
+  return onActiveSession(deps, playerId, sessionId, async (trx, locked, at) => {
+    const { session, creditsCents, totals, product } = locked;
+    const priceCents = session.counter_offer_cents;
+    if (priceCents === null) {
+      throw new AppError(
+        'no_counter_offer',
+        'The seller has not made a counter-offer yet: make an offer first.',
+      );
+    }
+    if (creditsCents < priceCents) throw insufficientCredits();
+    const turn: Turn = [playerNote(session, playerWords.accept(priceCents), priceCents, at)];
+    const deal = await closeDeal(trx, { session, product, totals, priceCents, at, turn });
+    // What the deal wrote, with the product's details: nothing to read back.
+    const transaction: TransactionWithProduct = {
+      ...deal.transaction,
+      name: product.name,
+      description: product.description,
+      category: product.category,
+    };
+    return { session: deal.session, transaction, creditsCents: deal.creditsCents };
+  });
+}
+
+export async function abandonSession(
+  deps: HaggleDeps,
+  playerId: string,
+  sessionId: string,
+): Promise<{ session: SessionRow }> {
+  return onActiveSession(deps, playerId, sessionId, async (trx, { session }, at) => {
+    const next: SessionRow = { ...session, status: 'abandoned', ended_at: at };
+    const abandoned = await recordTurn(trx, session, next, [
+      playerNote(session, playerWords.walkAway, null, at),
+    ]);
+    await coolDown(trx, deps, session, at);
+    return { session: abandoned };
+  });
+}
