@@ -345,6 +345,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your own player record
+         * @description The player whose API key sent the request, with its e-mail: how a client that holds only a key learns its player id.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products": {
         parameters: {
             query?: never;
@@ -354,7 +374,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description Every product the seller offers, by category and name. No key needed.
+         * @description Every product the seller offers, by category and name. No key needed. With `limit`, a page at a time: while more follow, the answer has a `Link: <…&cursor=…>; rel="next"` header.
          */
         get: operations["listProducts"];
         put?: never;
@@ -438,7 +458,7 @@ export interface paths {
         };
         /**
          * List completed deals
-         * @description Newest first, with the product’s details. Deals are public game records.
+         * @description Newest first, with the product’s details. Deals are public game records. A page holds `limit` deals (default 100); while more follow, the answer has a `Link: <…&cursor=…>; rel="next"` header.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -3347,13 +3367,131 @@ export interface operations {
             };
         };
     };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your own record, with your e-mail. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-23T10:15:30.000Z
+                             */
+                            created_at: string;
+                            /**
+                             * @description Credits left to spend; starts at 100 and is never topped up.
+                             * @example 42.5
+                             */
+                            credits: number;
+                            /**
+                             * @description Shown only to the player themself; null for everyone else.
+                             * @example haggler42@example.com
+                             */
+                            email: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
+                             */
+                            id: string;
+                            /**
+                             * @description Sum of the market prices of everything bought.
+                             * @example 42.5
+                             */
+                            total_market_value: number;
+                            /**
+                             * @description Sum of the prices paid.
+                             * @example 42.5
+                             */
+                            total_spent: number;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-23T10:15:30.000Z
+                             */
+                            updated_at: string;
+                            /** @example haggler_42 */
+                            username: string;
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: storage_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listProducts: {
         parameters: {
             query?: {
                 /** @description One of the five product categories. */
                 category?: "Electronics" | "Fashion" | "Food & Drink" | "Books" | "Home & Kitchen";
+                /** @description The `cursor` of the previous page’s `Link: …; rel="next"` header. */
+                cursor?: string;
                 /** @description `true`: only products with stock. `false` (or absent): all products. */
                 in_stock?: boolean;
+                /** @description At most this many per page; without it, every match. When more follow, the `Link` header names the next page (`rel="next"`). */
+                limit?: number;
                 /** @description Case-insensitive text to find in the name or description. */
                 search?: string;
             };
@@ -3870,7 +4008,9 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
-                /** @description At most this many, newest first. */
+                /** @description The `cursor` of the previous page’s `Link: …; rel="next"` header. */
+                cursor?: string;
+                /** @description At most this many, newest first. When more follow, the `Link` header names the next page (`rel="next"`). */
                 limit?: number;
                 /** @description Only this player’s transactions. */
                 player_id?: string;

@@ -79,6 +79,27 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store }) => 
   );
 
   app.get(
+    '/api/players/me',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'getMe',
+        summary: 'Read your own player record',
+        description:
+          'The player whose API key sent the request, with its e-mail: how a client that holds only a key learns its player id.',
+        response: {
+          200: Envelope(Player, 'Your own record, with your e-mail.'),
+          ...errorResponses('unauthorized', 'rate_limited'),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getPlayer(store, request.playerId, request.playerId),
+    }),
+  );
+
+  app.get(
     '/api/players/:id',
     {
       schema: {

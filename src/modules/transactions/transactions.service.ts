@@ -1,16 +1,39 @@
 import type { Store } from '../../db/database.js';
-import { listTransactions } from './transactions.repository.js';
+import { decodeCursor, encodeCursor, textField } from '../../http/cursor.js';
+import { listTransactions, type DealPosition } from './transactions.repository.js';
 import { transactionView, type TransactionView } from './transactions.schemas.js';
 
-/** Newest first; without a player filter, at most 100 unless asked for fewer. */
+/** Newest first, `limit` a page (100 unless asked for fewer), after the cursor's deal. */
 export async function findTransactions(
   store: Store,
-  filter: { player_id?: string | undefined; limit?: number | undefined },
+  query: {
+    player_id?: string | undefined;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  },
   baseUrl: string,
-): Promise<TransactionView[]> {
+): Promise<{ items: TransactionView[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 100;
   const rows = await listTransactions(store.db, {
-    playerId: filter.player_id,
-    limit: filter.limit ?? 100,
+    playerId: query.player_id,
+    before: query.cursor === undefined ? undefined : decodePosition(query.cursor),
+    limit: limit + 1,
   });
-  return rows.map((row) => transactionView(row, baseUrl));
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map((row) => transactionView(row, baseUrl)),
+    nextCursor:
+      rows.length > limit && last !== undefined
+        ? encodeCursor({ s: last.created_at, i: last.id })
+        : null,
+  };
+}
+
+function decodePosition(raw: string): DealPosition {
+  return decodeCursor(raw, (fields) => {
+    const createdAt = textField(fields, 's');
+    const id = textField(fields, 'i');
+    return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
+  });
 }
