@@ -15,6 +15,24 @@ export function encodeCursor(fields: CursorFields): string {
 }
 
 /**
+ * A page from rows fetched with one more than `limit` (no limit: every row): the rows to
+ * answer, and the cursor after the last of them when the extra row shows more follow.
+ */
+export function pageOf<Row>(
+  rows: Row[],
+  limit: number | undefined,
+  positionOf: (row: Row) => CursorFields,
+): { items: Row[]; nextCursor: string | null } {
+  const items = limit === undefined ? rows : rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items,
+    nextCursor:
+      rows.length > items.length && last !== undefined ? encodeCursor(positionOf(last)) : null,
+  };
+}
+
+/**
  * The position a cursor names, as `read` takes it from the cursor's fields; `read` returns
  * undefined for fields of another list (another filter, a missing or mistyped field).
  */

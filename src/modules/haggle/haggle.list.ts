@@ -1,5 +1,5 @@
 import type { Store } from '../../db/database.js';
-import { decodeCursor, encodeCursor, textField } from '../../http/cursor.js';
+import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
 import { listOwnSessions } from './haggle.repository.js';
 import type { SessionListQuery } from './haggle.schemas.js';
 import type { SessionRow, SessionStatus } from './haggle.tables.js';
@@ -35,14 +35,10 @@ export async function listSessions(
     after: query.cursor === undefined ? undefined : decodePosition(query.cursor, query.status),
     limit: limit + 1,
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    rows: page,
-    limit,
-    nextCursor:
-      rows.length > limit && last !== undefined
-        ? encodeCursor({ s: last.started_at, i: last.id, f: query.status ?? null })
-        : null,
-  };
+  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
+    s: last.started_at,
+    i: last.id,
+    f: query.status ?? null,
+  }));
+  return { rows: items, limit, nextCursor };
 }

@@ -1,6 +1,6 @@
 import type { Store } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { decodeCursor, encodeCursor, textField } from '../../http/cursor.js';
+import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
 import { CATEGORIES } from '../../seller/index.js';
 import {
   findProduct,
@@ -11,15 +11,6 @@ import {
 import { productImageSvg } from './products.image.js';
 import { productView, type ProductView } from './products.schemas.js';
 import type { ProductRow } from './products.tables.js';
-
-export async function getProducts(
-  store: Store,
-  filter: ProductFilter,
-  baseUrl: string,
-): Promise<ProductView[]> {
-  const rows = await listProducts(store.db, filter);
-  return rows.map((row) => productView(row, baseUrl));
-}
 
 /** A page of products: all of them without `limit`, else `limit` after the cursor's product. */
 export async function getProductPage(
@@ -33,15 +24,12 @@ export async function getProductPage(
     after,
     limit: page.limit === undefined ? undefined : page.limit + 1,
   });
-  const items = rows.slice(0, page.limit ?? rows.length);
-  const last = items.at(-1);
-  return {
-    items: items.map((row) => productView(row, baseUrl)),
-    nextCursor:
-      rows.length > items.length && last !== undefined
-        ? encodeCursor({ c: last.category, n: last.name, i: last.id })
-        : null,
-  };
+  const { items, nextCursor } = pageOf(rows, page.limit, (last) => ({
+    c: last.category,
+    n: last.name,
+    i: last.id,
+  }));
+  return { items: items.map((row) => productView(row, baseUrl)), nextCursor };
 }
 
 function decodePosition(raw: string): ProductPosition {

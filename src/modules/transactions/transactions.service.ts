@@ -1,5 +1,5 @@
 import type { Store } from '../../db/database.js';
-import { decodeCursor, encodeCursor, textField } from '../../http/cursor.js';
+import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
 import { listTransactions, type DealPosition } from './transactions.repository.js';
 import { transactionView, type TransactionView } from './transactions.schemas.js';
 
@@ -19,15 +19,11 @@ export async function findTransactions(
     before: query.cursor === undefined ? undefined : decodePosition(query.cursor),
     limit: limit + 1,
   });
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return {
-    items: items.map((row) => transactionView(row, baseUrl)),
-    nextCursor:
-      rows.length > limit && last !== undefined
-        ? encodeCursor({ s: last.created_at, i: last.id })
-        : null,
-  };
+  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
+    s: last.created_at,
+    i: last.id,
+  }));
+  return { items: items.map((row) => transactionView(row, baseUrl)), nextCursor };
 }
 
 function decodePosition(raw: string): DealPosition {
