@@ -3504,6 +3504,8 @@ export interface operations {
             /** @description The products, by category and name. */
             200: {
                 headers: {
+                    /** @description While more follow: `<the next page’s URL>; rel="next"` (RFC 8288). */
+                    Link?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4024,6 +4026,8 @@ export interface operations {
             /** @description Completed deals, newest first. */
             200: {
                 headers: {
+                    /** @description While more follow: `<the next page’s URL>; rel="next"` (RFC 8288). */
+                    Link?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
