@@ -102,7 +102,10 @@ function compact(schema: JsonSchema, used: Map<string, number>, output: boolean)
     if (key === 'example' || (output && INPUT_ONLY.has(key))) continue;
     if (output && ((key === 'format' && value === 'uri') || value === false)) continue;
     if (output && key === 'description' && typeof value === 'string') {
-      result.description = notes[value] ?? value;
+      result.description = Object.entries(notes).reduce(
+        (text, [from, to]) => text.replace(from, to),
+        value,
+      );
       continue;
     }
     if (key === 'properties') {

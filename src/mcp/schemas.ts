@@ -136,15 +136,23 @@ function successData(operation: Operation): JsonSchema {
   const [first, ...others] = schemas;
   if (first === undefined) return { type: 'object' };
   if (others.length === 0) return first;
-  // A field is promised only when every answer has it (a new player's `api_key`, say).
+  // Answers' schemas name no `required` (see compact.ts): a field that only some answers have
+  // (a new player's `api_key`, say) says so in its description.
+  const properties: Record<string, JsonSchema> = Object.assign(
+    {},
+    ...schemas.map((schema) => schema.properties ?? {}),
+  ) as Record<string, JsonSchema>;
+  const inEvery = (name: string) => schemas.every((schema) => schema.required?.includes(name));
   return {
     type: 'object',
-    properties: Object.assign({}, ...schemas.map((schema) => schema.properties ?? {})) as Record<
-      string,
-      JsonSchema
-    >,
-    required: (first.required ?? []).filter((name) =>
-      others.every((schema) => schema.required?.includes(name) === true),
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, schema]) => [
+        name,
+        inEvery(name)
+          ? schema
+          : { ...schema, description: `${schema.description ?? ''} Not in every answer.`.trim() },
+      ]),
     ),
+    required: Object.keys(properties).filter(inEvery),
   };
 }

@@ -41,7 +41,7 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
         'frameworks; file_request asks the operators for what is missing (keep the receipt token). The negotiation game: ' +
         'register (or get_me with a key you hold), list_products, start_negotiation, then make_offer until the seller ' +
         'accepts or accept_counter_offer; get_player_stats and get_leaderboard show the score (market value bought per ' +
-        'credit spent). Every field a tool’s output schema names is present in its answer (null where it has no value). ' +
+        'credit spent). Every field a tool’s output schema names is present in its answer (null where it has no value) unless its description says otherwise. ' +
         `The full guide: ${options.baseUrl}/agents.md`,
     },
   );
