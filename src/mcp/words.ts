@@ -26,8 +26,8 @@ export const sellerRules = (game: GameNumbers): string =>
 /** How a player gives this server its key, in the words true for the transport. */
 export const keyAdvice = (transport: McpTransport): string =>
   transport === 'http'
-    ? 'Your MCP client must send it as `Authorization: Bearer <api_key>` with every request to this endpoint.'
-    : 'Set BAZAAR_API_KEY to it in this server’s environment; after register, this session uses the new key already.';
+    ? 'Your MCP client sends the key as `Authorization: Bearer <api_key>` with every request to this endpoint: set it in the client’s configuration.'
+    : 'This server reads the key from BAZAAR_API_KEY in its environment; a key that register returns is used for the rest of the session.';
 
 /** The `unauthorized` sentence for a tool call, in place of the HTTP API's own advice. */
 export const noKeyError = (transport: McpTransport): string =>
