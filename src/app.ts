@@ -82,6 +82,7 @@ export async function buildApp(options: AppOptions) {
     methods: ['GET', 'HEAD', 'POST', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'mcp-protocol-version'],
     exposedHeaders: [
+      'link',
       'location',
       'retry-after',
       'ratelimit-limit',

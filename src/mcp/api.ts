@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { cursorOfNextLink } from '../http/cursor.js';
 
 /** One call of the HTTP API, as an MCP tool makes it. */
 export interface ApiCall {
@@ -15,6 +16,8 @@ export interface ApiAnswer {
   body: unknown;
   /** Seconds to wait before retrying, when the service said so. */
   retryAfter: string | undefined;
+  /** The cursor of the next page, when a list answered as an array has one (`Link` header). */
+  nextCursor: string | undefined;
 }
 
 /**
@@ -45,11 +48,12 @@ export function injectedApi(app: FastifyInstance, outer: FastifyRequest): Api {
       remoteAddress: outer.socket.remoteAddress ?? outer.ip,
       ...(call.body === undefined ? {} : { payload: call.body }),
     });
-    const retryAfter = response.headers['retry-after'];
+    const { 'retry-after': retryAfter, link } = response.headers;
     return {
       status: response.statusCode,
       body: parseJson(response.body),
       retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+      nextCursor: cursorOfNextLink(typeof link === 'string' ? link : undefined),
     };
   };
 }
@@ -71,6 +75,7 @@ export function fetchedApi(baseUrl: string): Api {
       status: response.status,
       body: parseJson(await response.text()),
       retryAfter: response.headers.get('retry-after') ?? undefined,
+      nextCursor: cursorOfNextLink(response.headers.get('link') ?? undefined),
     };
   };
 }

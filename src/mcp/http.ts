@@ -4,12 +4,10 @@ import type { AppContext } from '../context.js';
 import { publicBaseUrl } from '../http/base-url.js';
 import { AppError } from '../http/errors.js';
 import { injectedApi } from './api.js';
-import {
-  compileTools,
-  createMcpServer,
-  type CompiledTool,
-  type OpenApiDocument,
-} from './server.js';
+import { compileTools, type CompiledTool, type OpenApiDocument } from './schemas.js';
+import { createMcpServer } from './server.js';
+import { toolSpecs } from './tools.js';
+import { DEFAULT_GAME_NUMBERS } from './words.js';
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless): each POST is answered by a fresh server whose
@@ -23,10 +21,14 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
   let tools: CompiledTool[] | undefined;
 
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
-    tools ??= compileTools(app.swagger() as unknown as OpenApiDocument);
+    tools ??= compileTools(
+      app.swagger() as unknown as OpenApiDocument,
+      toolSpecs('http', DEFAULT_GAME_NUMBERS),
+    );
     const authorization = request.headers.authorization;
     const server = createMcpServer(tools, {
       version,
+      transport: 'http',
       baseUrl: publicBaseUrl(request, config),
       api: injectedApi(app, request),
       playerAuthorization: () => authorization,

@@ -1,259 +1,212 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { validationHeadline } from '../http/errors.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { validationHeadline, type FieldProblem } from '../http/errors.js';
 import type { Api, ApiCall } from './api.js';
-import { TOOLS, type ToolSpec } from './tools.js';
-
-type JsonSchema = Record<string, unknown> & {
-  type?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-};
-
-interface Operation {
-  parameters?: {
-    in: string;
-    name: string;
-    required?: boolean;
-    description?: string;
-    schema: JsonSchema;
-  }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-  responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
-}
-
-/** The parts of an OpenAPI document the tools are built from. */
-export interface OpenApiDocument {
-  info: { version: string };
-  paths: Record<string, Record<string, Operation> | undefined>;
-}
-
-type Place = 'path' | 'query' | 'body' | 'receipt';
-
-/** A tool ready to register: its spec with zod schemas made from its operation. */
-export interface CompiledTool {
-  spec: ToolSpec;
-  input: z.ZodType;
-  output: z.ZodType;
-  /** Where each argument goes in the HTTP call. */
-  places: Map<string, Place>;
-  /** The operation answers a list; MCP structured content must be an object, so it is `{ items }`. */
-  listed: boolean;
-}
-
-const RECEIPT_TOKEN = 'receipt_token';
-
-const toZod = (schema: JsonSchema): z.ZodType =>
-  z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-
-/** An argument as text for a path or query string (only scalars are declared there). */
-const asText = (value: unknown): string =>
-  typeof value === 'string' ? value : JSON.stringify(value);
-
-/**
- * Builds every tool's schemas from the OpenAPI document, so tools take exactly what the API
- * takes (names, limits, descriptions) and promise exactly what it answers.
- */
-export function compileTools(document: OpenApiDocument): CompiledTool[] {
-  return TOOLS.map((spec) => {
-    const operation = document.paths[spec.path]?.[spec.method.toLowerCase()];
-    if (operation === undefined)
-      throw new Error(`MCP tool ${spec.name}: no operation ${spec.method} ${spec.path}`);
-    const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    const places = new Map<string, Place>();
-    for (const parameter of operation.parameters ?? []) {
-      if (parameter.in !== 'path' && parameter.in !== 'query') continue;
-      properties[parameter.name] = {
-        ...parameter.schema,
-        ...(parameter.description === undefined ? {} : { description: parameter.description }),
-      };
-      places.set(parameter.name, parameter.in);
-      if (parameter.required === true) required.push(parameter.name);
-    }
-    const body = operation.requestBody?.content?.['application/json']?.schema;
-    for (const [name, schema] of Object.entries(body?.properties ?? {})) {
-      properties[name] = schema;
-      places.set(name, 'body');
-    }
-    required.push(...(body?.required ?? []));
-    if (spec.auth === 'receipt') {
-      properties[RECEIPT_TOKEN] = {
-        type: 'string',
-        description: 'The receipt token (`rq_…`) that file_request returned with this request.',
-      };
-      places.set(RECEIPT_TOKEN, 'receipt');
-      required.push(RECEIPT_TOKEN);
-    }
-    const data = successData(operation);
-    const listed = data.type === 'array';
-    return {
-      spec,
-      input: toZod({
-        type: 'object',
-        properties,
-        required,
-        additionalProperties: false,
-      }),
-      output: toZod(
-        listed ? { type: 'object', properties: { items: data }, required: ['items'] } : data,
-      ),
-      places,
-      listed,
-    };
-  });
-}
-
-/** The `data` of the operation's success answers; several (200 and 201) become one object. */
-function successData(operation: Operation): JsonSchema {
-  const schemas = Object.entries(operation.responses ?? {})
-    .filter(([status]) => status.startsWith('2'))
-    .map(([, response]) => response.content?.['application/json']?.schema?.properties?.data)
-    .filter((schema): schema is JsonSchema => schema !== undefined);
-  const [first, ...others] = schemas;
-  if (first === undefined) return { type: 'object' };
-  if (others.length === 0) return first;
-  // A field is promised only when every answer has it (a new player's `api_key`, say).
-  return {
-    type: 'object',
-    properties: Object.assign({}, ...schemas.map((schema) => schema.properties ?? {})) as Record<
-      string,
-      JsonSchema
-    >,
-    required: (first.required ?? []).filter((name) =>
-      others.every((schema) => schema.required?.includes(name) === true),
-    ),
-  };
-}
+import type { CompiledTool } from './schemas.js';
+import { shapeAnswer } from './views.js';
+import { noKeyError, type McpTransport } from './words.js';
 
 export interface ServerOptions {
   version: string;
+  transport: McpTransport;
   /** Where the service is, for the instructions given to the model. */
   baseUrl: string;
   api: Api;
   /** The `Authorization` header to act as the player, when one is known. */
   playerAuthorization: () => string | undefined;
-  /** Called with the key a registration returned (the stdio server keeps it for the session). */
-  onRegistered?: (apiKey: string) => void;
-}
-
-export function createMcpServer(tools: CompiledTool[], options: ServerOptions): McpServer {
-  const server = new McpServer(
-    { name: 'bazaar', title: 'Bazaar', version: options.version },
-    {
-      instructions:
-        'Bazaar has two areas. Capability discovery: search_catalog and get_listing find documented tools, agents and ' +
-        'frameworks; file_request asks the operators for what is missing (keep the receipt token). The negotiation game: ' +
-        'register (keep the api_key, shown once), list_products, start_negotiation, then make_offer until the seller ' +
-        'accepts or accept_counter_offer; get_player_stats and get_leaderboard show the score (market value bought per ' +
-        `credit spent). The full guide: ${options.baseUrl}/agents.md`,
-    },
-  );
-  for (const tool of tools) {
-    server.registerTool(
-      tool.spec.name,
-      {
-        title: tool.spec.title,
-        description: tool.spec.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output,
-        annotations: { title: tool.spec.title, ...tool.spec.annotations },
-      },
-      (args: unknown) => callTool(tool, args as Record<string, unknown>, options),
-    );
-  }
-  leaveValidationToTheApi(server);
-  return server;
+  /** Called with a key that `register` or `rotate_key` returned (stdio keeps it for the session). */
+  onKey?: (apiKey: string, how: 'registered' | 'rotated') => void;
 }
 
 /**
- * Arguments go to the HTTP API as they came, and its validation answers a bad one: the same
- * `validation_error` code, sentence and `details` an HTTP client gets, as every other failed
- * call is answered. The SDK would check them against the listed input schema first and answer
- * with a text of its own (`MCP error -32602: Input validation error: …`). The listed schemas
- * stay as they are. `validateToolInput` is the SDK's own step (1.x), replaced on this instance;
- * the MCP tests fail if a later SDK stops calling it.
+ * The MCP server: `tools/list` answers the compiled tools as they are (JSON Schema with shared
+ * `$defs`), `tools/call` turns a call into one request of the HTTP API. Both are answered by
+ * handlers of the SDK's protocol server (`.server`), not `registerTool`, so that both stay
+ * exactly as written here: an unknown tool is the JSON-RPC
+ * error the MCP specification gives (-32602 "Unknown tool: …"), and arguments are checked by
+ * the API itself, so a bad one gets the API's own `validation_error` sentence and details.
  */
-function leaveValidationToTheApi(server: McpServer): void {
-  Object.assign(server, {
-    validateToolInput: (_tool: unknown, args: Record<string, unknown> | undefined) =>
-      Promise.resolve(args ?? {}),
+export function createMcpServer(tools: CompiledTool[], options: ServerOptions): McpServer {
+  const mcp = new McpServer(
+    { name: 'bazaar', title: 'Bazaar', version: options.version },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Bazaar has two areas. Capability discovery: search_catalog and get_listing find documented tools, agents and ' +
+        'frameworks; file_request asks the operators for what is missing (keep the receipt token). The negotiation game: ' +
+        'register (or get_me with a key you hold), list_products, start_negotiation, then make_offer until the seller ' +
+        'accepts or accept_counter_offer; get_player_stats and get_leaderboard show the score (market value bought per ' +
+        'credit spent). Every field a tool’s output schema names is present in its answer (null where it has no value) unless its description says otherwise. ' +
+        `The full guide: ${options.baseUrl}/agents.md`,
+    },
+  );
+  const { server } = mcp;
+  const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
+  const callers = new Map<string, string>();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map(({ spec, inputSchema, outputSchema }) => ({
+      name: spec.name,
+      title: spec.title,
+      description: spec.description,
+      inputSchema,
+      outputSchema,
+      annotations: spec.annotations,
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = byName.get(request.params.name);
+    if (tool === undefined) {
+      // A plain error keeps the message as the specification writes it (McpError prefixes it).
+      throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), {
+        code: ErrorCode.InvalidParams,
+      });
+    }
+    return callTool(tool, request.params.arguments ?? {}, { ...options, callers });
   });
+  return mcp;
 }
+
+type CallContext = ServerOptions & { callers: Map<string, string> };
+
+const asText = (value: unknown): string =>
+  typeof value === 'string' ? value : JSON.stringify(value);
 
 async function callTool(
   tool: CompiledTool,
-  args: Record<string, unknown>,
-  options: ServerOptions,
+  given: Record<string, unknown>,
+  context: CallContext,
 ): Promise<CallToolResult> {
   const { spec } = tool;
+  const args: Record<string, unknown> = { ...spec.defaults, ...given };
+  const problems: FieldProblem[] = Object.keys(given)
+    .filter((name) => !tool.arguments.has(name))
+    .map((field) => ({
+      field,
+      message: `is not an argument of ${spec.name} (it takes: ${[...tool.arguments.keys()].join(', ') || 'none'})`,
+    }));
   // A path parameter left out or empty would name another route (or none): refused here as
   // the API refuses any other missing field.
-  const missing = [...tool.places]
-    .filter(([name, place]) => place === 'path' && (args[name] ?? '') === '')
-    .map(([field]) => ({ field, message: 'is required' }));
-  if (missing.length > 0) {
+  for (const [name, { place }] of tool.arguments) {
+    if (place === 'path' && name !== spec.caller && (args[name] ?? '') === '') {
+      problems.push({ field: name, message: 'is required' });
+    }
+  }
+  if (problems.length > 0) {
     return toolError({
       code: 'validation_error',
-      error: validationHeadline(missing),
-      details: missing,
+      error: validationHeadline(problems),
+      details: problems,
     });
+  }
+  const authorization = spec.auth === 'player' ? context.playerAuthorization() : undefined;
+  if (spec.caller !== undefined && args[spec.caller] === undefined) {
+    const me = await callerId(authorization, context);
+    if (typeof me !== 'string') return me;
+    args[spec.caller] = me;
   }
   const call: ApiCall = {
     method: spec.method,
     path: spec.path,
     query: {},
     body: spec.method === 'POST' ? {} : undefined,
-    authorization: spec.auth === 'player' ? options.playerAuthorization() : undefined,
+    authorization,
   };
   for (const [name, value] of Object.entries(args)) {
-    if (value === undefined) continue;
-    switch (tool.places.get(name)) {
+    const target = tool.arguments.get(name);
+    if (value === undefined || target === undefined) continue;
+    switch (target.place) {
       case 'path':
-        call.path = call.path.replace(`{${name}}`, encodeURIComponent(asText(value)));
+        call.path = call.path.replace(`{${target.apiName}}`, encodeURIComponent(asText(value)));
         break;
       case 'query':
-        call.query[name] = asText(value);
+        call.query[target.apiName] = asText(value);
         break;
       case 'body':
-        call.body = { ...call.body, [name]: value };
+        call.body = { ...call.body, [target.apiName]: value };
         break;
       case 'receipt':
         call.authorization = `Bearer ${asText(value)}`;
         break;
-      case undefined:
-        break;
     }
   }
-  const answer = await options.api(call);
-  const envelope = (answer.body ?? {}) as {
-    success?: boolean;
-    data?: unknown;
-    error?: string;
-    code?: string;
-    details?: unknown;
-  };
-  if (answer.status < 300 && envelope.success === true) {
-    const structured = (tool.listed ? { items: envelope.data } : envelope.data) as Record<
-      string,
-      unknown
-    >;
-    const apiKey = structured.api_key;
-    if (spec.name === 'register' && typeof apiKey === 'string') options.onRegistered?.(apiKey);
-    return {
-      content: [{ type: 'text', text: JSON.stringify(structured) }],
-      structuredContent: structured,
-    };
+  const answer = await context.api(call);
+  const envelope = (answer.body ?? {}) as Envelope;
+  if (answer.status >= 300 || envelope.success !== true) {
+    return failure(answer.status, envelope, answer.retryAfter, spec.auth, context.transport);
   }
-  // The service's own code and sentence, so a model can act on it as an HTTP client would.
-  const error = {
-    code: envelope.code ?? 'internal_error',
-    error: envelope.error ?? `The service answered HTTP ${answer.status}.`,
-    ...(envelope.details === undefined ? {} : { details: envelope.details }),
-    ...(answer.retryAfter === undefined ? {} : { retry_after_seconds: Number(answer.retryAfter) }),
+  const data = shapeAnswer(envelope.data, spec);
+  const structured = (
+    tool.listed
+      ? { items: data, ...(tool.paged ? { next_cursor: answer.nextCursor ?? null } : {}) }
+      : data
+  ) as Record<string, unknown>;
+  const apiKey = structured.api_key;
+  if (typeof apiKey === 'string') {
+    if (spec.name === 'register') context.onKey?.(apiKey, 'registered');
+    if (spec.name === 'rotate_key') context.onKey?.(apiKey, 'rotated');
+  }
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
   };
-  return toolError(error);
+}
+
+interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  error?: string;
+  code?: string;
+  details?: unknown;
+}
+
+/** The player the key names, asked of the API once per key and server. */
+async function callerId(
+  authorization: string | undefined,
+  context: CallContext,
+): Promise<string | CallToolResult> {
+  const known = authorization === undefined ? undefined : context.callers.get(authorization);
+  if (known !== undefined) return known;
+  const answer = await context.api({
+    method: 'GET',
+    path: '/api/players/me',
+    query: {},
+    body: undefined,
+    authorization,
+  });
+  const envelope = (answer.body ?? {}) as Envelope & { data?: { id?: unknown } };
+  const id = envelope.data?.id;
+  if (answer.status >= 300 || typeof id !== 'string' || authorization === undefined) {
+    return failure(answer.status, envelope, answer.retryAfter, 'player', context.transport);
+  }
+  context.callers.set(authorization, id);
+  return id;
+}
+
+/** The service's own code and sentence, so a model can act on it as an HTTP client would. */
+function failure(
+  status: number,
+  envelope: Envelope,
+  retryAfter: string | undefined,
+  auth: CompiledTool['spec']['auth'],
+  transport: McpTransport,
+): CallToolResult {
+  const code = envelope.code ?? 'internal_error';
+  return toolError({
+    code,
+    error:
+      code === 'unauthorized' && auth === 'player'
+        ? noKeyError(transport)
+        : (envelope.error ?? `The service answered HTTP ${status}.`),
+    ...(envelope.details === undefined ? {} : { details: envelope.details }),
+    ...(retryAfter === undefined ? {} : { retry_after_seconds: Number(retryAfter) }),
+  });
 }
 
 const toolError = (error: Record<string, unknown>): CallToolResult => ({

@@ -1,6 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { fetchedApi } from './api.js';
-import { compileTools, createMcpServer, type OpenApiDocument } from './server.js';
+import { compileTools, type OpenApiDocument } from './schemas.js';
+import { createMcpServer } from './server.js';
+import { toolSpecs } from './tools.js';
+import { DEFAULT_GAME_NUMBERS } from './words.js';
 
 /**
  * The MCP server over stdio, for agent clients that launch local servers (`npm run -s mcp`).
@@ -22,13 +25,17 @@ async function main(): Promise<void> {
   }
   const document = (await response.json()) as OpenApiDocument;
 
-  const server = createMcpServer(compileTools(document), {
+  const tools = compileTools(document, toolSpecs('stdio', DEFAULT_GAME_NUMBERS));
+  const server = createMcpServer(tools, {
     version: document.info.version,
+    transport: 'stdio',
     baseUrl,
     api: fetchedApi(baseUrl),
     playerAuthorization: () => (apiKey === undefined ? undefined : `Bearer ${apiKey}`),
-    onRegistered: (key) => {
-      apiKey ??= key;
+    // A new player's key serves a session that had none; a rotated key replaces the old one,
+    // which stopped working.
+    onKey: (key, how) => {
+      apiKey = how === 'rotated' ? key : (apiKey ?? key);
     },
   });
   await server.connect(new StdioServerTransport());

@@ -1,4 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_ROUNDS } from '../seller/index.js';
+import { keyAdvice, sellerRules, type GameNumbers, type McpTransport } from './words.js';
 
 /**
  * Who a tool acts as: nobody (public), the player whose API key the MCP client holds, or the
@@ -20,6 +22,14 @@ export interface ToolSpec {
   path: string;
   auth: ToolAuth;
   annotations: ToolAnnotations;
+  /** Tool argument names for API parameters whose own name is not the game's snake_case one. */
+  rename?: Record<string, string>;
+  /** The argument that names a player and defaults to the caller's own (from the key). */
+  caller?: string;
+  /** Sent unless the call gives them: what keeps a default answer small. */
+  defaults?: Record<string, string | number | boolean>;
+  /** The compact answer: only these fields of each listed item, and none of `omit`. */
+  view?: { itemFields?: string[]; omit?: string[] };
 }
 
 const read: ToolAnnotations = {
@@ -35,203 +45,254 @@ const write = (options: { destructive: boolean; idempotent: boolean }): ToolAnno
   openWorldHint: false,
 });
 
-const SELLER_RULES =
-  'The seller’s public rules: an offer at or above its current ask is accepted at your price; ' +
-  'offers below 40 % of the market price are insulting (the second one ends the negotiation as rejected); ' +
-  'an offer below your previous one is a retreat (the second one ends it); only raises earn a concession ' +
-  '(waiting and late jumps do not pay); the ask never rises; round 9’s counter-offer is final, and the 10th offer is the last ' +
-  '(accepted only at or above that counter, otherwise the negotiation expires). A negotiation that ends without a deal ' +
-  'blocks reopening that product for a cool-down (409 cooling_down with Retry-After). The same offers always get the same ' +
-  'answers. Every seller has a hidden floor it never goes below. Your message never changes the price.';
-
-export const TOOLS: readonly ToolSpec[] = [
-  {
-    name: 'search_catalog',
-    title: 'Search the capability catalog',
-    description:
-      'Search documented tools, agents and frameworks (name, summary, description, categories, protocols, limitations). ' +
-      'Every word of `q` must match, ignoring case and accents; the last word also matches as a prefix. ' +
-      'Filter by `kind`, `category` or `protocol` (e.g. `mcp`, `openapi`, `python`). Each listing carries where its facts come from ' +
-      '(`provenance`), how authentication works and its limitations. For more results, call again with `cursor` set to `next_cursor` ' +
-      'and the same filters. Use this before recommending a tool, and file a request when nothing fits.',
-    method: 'GET',
-    path: '/api/catalog',
-    auth: 'none',
-    annotations: read,
-  },
-  {
-    name: 'get_listing',
-    title: 'Read one catalog listing',
-    description:
-      'Read one listing of the catalog by its id (a readable slug such as `langchain`, as returned by search_catalog).',
-    method: 'GET',
-    path: '/api/catalog/{id}',
-    auth: 'none',
-    annotations: read,
-  },
-  {
-    name: 'file_request',
-    title: 'File a request for a capability, a correction or a pilot',
-    description:
-      'Ask the operators for a capability the catalog lacks (`kind: capability`), a correction to a listing (`kind: correction` with its ' +
-      '`capability_id`) or a pilot. Returns a receipt whose `token` is shown only this once: keep it, it is the only way to read or ' +
-      'delete the request later (read_request, delete_request). Never put credentials or confidential data in the text; text that ' +
-      'looks like a key or token is refused (`contains_secret`). Daily limits apply (`daily_limit_reached`, retry after midnight UTC).',
-    method: 'POST',
-    path: '/api/requests',
-    auth: 'none',
-    annotations: write({ destructive: false, idempotent: false }),
-  },
-  {
-    name: 'read_request',
-    title: 'Read a filed request and its answer',
-    description:
-      'Read a request you filed, with its status (`received`, then `reviewing`, `planned`, `completed` or `declined`) and the ' +
-      'operators’ `response`. Needs the request id and the receipt token from file_request. A wrong token and an unknown id both answer `not_found`.',
-    method: 'GET',
-    path: '/api/requests/{id}',
-    auth: 'receipt',
-    annotations: read,
-  },
-  {
-    name: 'delete_request',
-    title: 'Delete a filed request for good',
-    description:
-      'Delete a request you filed; it is removed, not hidden, and cannot be read again. Needs the request id and the receipt token.',
-    method: 'DELETE',
-    path: '/api/requests/{id}',
-    auth: 'receipt',
-    annotations: write({ destructive: true, idempotent: true }),
-  },
-  {
-    name: 'register',
-    title: 'Register as a player of the negotiation game',
-    description:
-      'Create a player with a username and e-mail: you get 100 credits (never refilled) and an `api_key` shown only in this answer. ' +
-      'Keep the key: every other game tool needs it (send it as `Authorization: Bearer <api_key>` to this MCP endpoint, or set ' +
-      'BAZAAR_API_KEY for the local server). Registering an existing username or e-mail returns that player without a key.',
-    method: 'POST',
-    path: '/api/players',
-    auth: 'none',
-    annotations: write({ destructive: false, idempotent: true }),
-  },
-  {
-    name: 'list_products',
-    title: 'List the products you can buy',
-    description:
-      'The products the seller offers, with market price and stock. Filter by `category`, `in_stock` or `search`. ' +
-      'Your score is market value bought per credit spent, so look for products whose market price you can beat.',
-    method: 'GET',
-    path: '/api/products',
-    auth: 'none',
-    annotations: read,
-  },
-  {
-    name: 'get_product',
-    title: 'Read one product',
-    description: 'Read one product by id: name, description, market price, category and stock.',
-    method: 'GET',
-    path: '/api/products/{id}',
-    auth: 'player',
-    annotations: read,
-  },
-  {
-    name: 'start_negotiation',
-    title: 'Open a negotiation for a product',
-    description:
-      'Open a negotiation with the seller for a product (pass your own player id). The greeting states the market price and the ' +
-      'seller’s opening ask. If you already have an active negotiation for that product, it is returned instead of a new one. ' +
-      'Then use make_offer. ' +
-      SELLER_RULES,
-    method: 'POST',
-    path: '/api/haggle/start',
-    auth: 'player',
-    annotations: write({ destructive: false, idempotent: true }),
-  },
-  {
-    name: 'make_offer',
-    title: 'Make an offer in a negotiation',
-    description:
-      'Offer a price (credits, at most 2 decimals, not more than you have). The seller accepts (the deal is made at your offer and ' +
-      'the credits are spent), counters with a new ask, or rejects. Each offer uses one of 10 rounds; a failed call uses none. ' +
-      SELLER_RULES,
-    method: 'POST',
-    path: '/api/haggle/offer',
-    auth: 'player',
-    annotations: write({ destructive: true, idempotent: false }),
-  },
-  {
-    name: 'accept_counter_offer',
-    title: 'Accept the seller’s latest counter-offer',
-    description:
-      'Buy at the seller’s latest counter-offer (`ai_counter_offer` of the session): credits are spent, one unit of stock is taken ' +
-      'and the deal is recorded. Fails with `no_counter_offer` before the first counter.',
-    method: 'POST',
-    path: '/api/haggle/accept',
-    auth: 'player',
-    annotations: write({ destructive: true, idempotent: false }),
-  },
-  {
-    name: 'abandon_negotiation',
-    title: 'Walk away from a negotiation',
-    description:
-      'End an active negotiation without buying. No credits are lost, but the negotiation cannot be resumed; start a new one to try again.',
-    method: 'POST',
-    path: '/api/haggle/abandon',
-    auth: 'player',
-    annotations: write({ destructive: true, idempotent: false }),
-  },
-  {
-    name: 'get_negotiation',
-    title: 'Read a negotiation with its messages',
-    description:
-      'Read one of your negotiations: its status, your latest offer, the seller’s latest counter-offer, rounds used and every message.',
-    method: 'GET',
-    path: '/api/haggle/{sessionId}',
-    auth: 'player',
-    annotations: read,
-  },
-  {
-    name: 'list_my_negotiations',
-    title: 'List your negotiations',
-    description:
-      'Your own negotiations, newest first, each with its status, latest offer and counter-offer, rounds used and the ' +
-      'product’s name. Use `status: active` to find negotiations to continue without keeping their ids; pass ' +
-      '`next_cursor` as `cursor` (with the same status) for more.',
-    method: 'GET',
-    path: '/api/haggle',
-    auth: 'player',
-    annotations: read,
-  },
-  {
-    name: 'get_player_stats',
-    title: 'Read a player’s statistics and rank',
-    description:
-      'Credits, totals, score (market value bought / credits spent), rank, savings, negotiation counts and best discount of a ' +
-      'player. Pass your own player id (from register) to see where you stand.',
-    method: 'GET',
-    path: '/api/players/{id}/stats',
-    auth: 'player',
-    annotations: read,
-  },
-  {
-    name: 'get_leaderboard',
-    title: 'Read the leaderboard',
-    description:
-      'Players who have bought something, ranked by score (market value bought per credit spent), then market value, then who bought first.',
-    method: 'GET',
-    path: '/api/leaderboard',
-    auth: 'none',
-    annotations: read,
-  },
-  {
-    name: 'list_transactions',
-    title: 'List completed deals',
-    description:
-      'Completed deals, newest first. Pass your own player id as `player_id` to see only yours.',
-    method: 'GET',
-    path: '/api/transactions',
-    auth: 'player',
-    annotations: read,
-  },
-];
+export function toolSpecs(transport: McpTransport, game: GameNumbers): ToolSpec[] {
+  return [
+    {
+      name: 'search_catalog',
+      title: 'Search the capability catalog',
+      description:
+        'Search documented tools, agents and frameworks. Every word of `q` must match (the last also as a prefix), ignoring case and accents. ' +
+        'Filter by `kind`, `category` or `protocol` (e.g. `mcp`, `python`). Answers summaries; get_listing gives the full record ' +
+        '(provenance, authentication, limitations). More: pass `next_cursor` as `cursor` with the same filters. Nothing fits? file_request.',
+      method: 'GET',
+      path: '/api/catalog',
+      auth: 'none',
+      annotations: read,
+      defaults: { limit: 10 },
+      view: {
+        itemFields: ['id', 'name', 'kind', 'summary', 'categories', 'status'],
+        omit: ['facets'],
+      },
+    },
+    {
+      name: 'get_listing',
+      title: 'Read one catalog listing',
+      description:
+        'One listing in full by its id (a slug such as `langchain`, from search_catalog): provenance, authentication, limitations, history.',
+      method: 'GET',
+      path: '/api/catalog/{id}',
+      auth: 'none',
+      annotations: read,
+    },
+    {
+      name: 'file_request',
+      title: 'File a request for a capability, a correction or a pilot',
+      description:
+        'Ask the operators for a capability the catalog lacks (`kind: capability`), a correction to a listing (`kind: correction` with its ' +
+        '`capability_id`) or a pilot. The receipt `token` is shown only now: keep it to read or delete the request (read_request, delete_request). ' +
+        'Never put credentials or confidential data in it (`contains_secret`). Daily limits apply (`daily_limit_reached`).',
+      method: 'POST',
+      path: '/api/requests',
+      auth: 'none',
+      annotations: write({ destructive: false, idempotent: false }),
+    },
+    {
+      name: 'read_request',
+      title: 'Read a filed request and its answer',
+      description:
+        'A request you filed, with its status (`received`, `reviewing`, `planned`, `completed`, `declined`) and the operators’ `response`. ' +
+        'A wrong token and an unknown id both answer `not_found`.',
+      method: 'GET',
+      path: '/api/requests/{id}',
+      auth: 'receipt',
+      annotations: read,
+    },
+    {
+      name: 'delete_request',
+      title: 'Delete a filed request for good',
+      description:
+        'Delete a request you filed; it is removed, not hidden. Needs the request id and its receipt token.',
+      method: 'DELETE',
+      path: '/api/requests/{id}',
+      auth: 'receipt',
+      annotations: write({ destructive: true, idempotent: true }),
+    },
+    {
+      name: 'register',
+      title: 'Register as a player of the negotiation game',
+      description:
+        'Create a player: 100 credits (never refilled) and an `api_key` shown only in this answer. ' +
+        `${keyAdvice(transport)} An existing username or e-mail returns that player without a key.`,
+      method: 'POST',
+      path: '/api/players',
+      auth: 'none',
+      annotations: write({ destructive: false, idempotent: true }),
+    },
+    {
+      name: 'get_me',
+      title: 'Read your own player record',
+      description:
+        'The player your API key names: id, username, e-mail, credits and totals. Tools that take `player_id` default to it.',
+      method: 'GET',
+      path: '/api/players/me',
+      auth: 'player',
+      annotations: read,
+    },
+    {
+      name: 'rotate_key',
+      title: 'Replace your API key',
+      description:
+        'Issue a new API key (shown only in this answer); the old one stops working at once. Use it when the key may have leaked. ' +
+        (transport === 'http'
+          ? 'Your MCP client keeps sending the old key: it must be configured with the new one before the next game call.'
+          : 'This session switches to the new key; put it in BAZAAR_API_KEY, or the next start has no valid key.'),
+      method: 'POST',
+      path: '/api/players/{id}/rotate-key',
+      auth: 'player',
+      annotations: write({ destructive: true, idempotent: false }),
+      rename: { id: 'player_id' },
+      caller: 'player_id',
+    },
+    {
+      name: 'list_products',
+      title: 'List the products you can buy',
+      description:
+        'Products with market price and stock, by category and name, 20 a page (`limit` up to 100; pass `next_cursor` as `cursor` for more). ' +
+        'Filter by `category`, `in_stock` or `search`; get_product has the description. Score = market value bought per credit spent.',
+      method: 'GET',
+      path: '/api/products',
+      auth: 'none',
+      annotations: read,
+      defaults: { limit: 20 },
+      view: {
+        itemFields: ['id', 'name', 'category', 'market_price', 'stock_quantity', 'demand'],
+      },
+    },
+    {
+      name: 'get_product',
+      title: 'Read one product',
+      description: 'One product by id: name, description, market price, category and stock.',
+      method: 'GET',
+      path: '/api/products/{id}',
+      auth: 'player',
+      annotations: read,
+    },
+    {
+      name: 'get_inventory',
+      title: 'Count products and stock',
+      description:
+        'How many products and units are in stock, in total and per category (`category` narrows it); list_products lists them.',
+      method: 'GET',
+      path: '/api/inventory',
+      auth: 'player',
+      annotations: read,
+      view: { omit: ['products'] },
+    },
+    {
+      name: 'start_negotiation',
+      title: 'Open a negotiation for a product',
+      description:
+        'Open a negotiation for a product; the greeting states the market price and the opening ask. An active negotiation for it ' +
+        `is returned as it stands (\`resumed: true\`). Then make_offer. ${sellerRules(game)}`,
+      method: 'POST',
+      path: '/api/haggle/start',
+      auth: 'player',
+      annotations: write({ destructive: false, idempotent: true }),
+      caller: 'player_id',
+    },
+    {
+      name: 'make_offer',
+      title: 'Make an offer in a negotiation',
+      description:
+        'Offer a price (credits, at most 2 decimals, not more than you have). The seller accepts (the deal is made at your offer), ' +
+        `counters with a new ask, or rejects. Each offer uses one of ${MAX_ROUNDS} rounds; a failed call uses none. ` +
+        'The rules are in start_negotiation’s description.',
+      method: 'POST',
+      path: '/api/haggle/offer',
+      auth: 'player',
+      annotations: write({ destructive: true, idempotent: false }),
+      view: { omit: ['product'] },
+    },
+    {
+      name: 'accept_counter_offer',
+      title: 'Accept the seller’s latest counter-offer',
+      description:
+        'Buy at the seller’s latest counter-offer (`ai_counter_offer`): credits are spent, one unit of stock is taken and the deal ' +
+        'recorded. `no_counter_offer` before the first counter.',
+      method: 'POST',
+      path: '/api/haggle/accept',
+      auth: 'player',
+      annotations: write({ destructive: true, idempotent: false }),
+    },
+    {
+      name: 'abandon_negotiation',
+      title: 'Walk away from a negotiation',
+      description:
+        'End an active negotiation without buying. No credits are lost, but it cannot be resumed, and that product is blocked for ' +
+        'a cool-down (start answers 409 cooling_down with retry_after_seconds).',
+      method: 'POST',
+      path: '/api/haggle/abandon',
+      auth: 'player',
+      annotations: write({ destructive: true, idempotent: false }),
+    },
+    {
+      name: 'get_negotiation',
+      title: 'Read a negotiation with its messages',
+      description:
+        'One of your negotiations: status, your latest offer, the seller’s latest counter-offer, rounds used and every message.',
+      method: 'GET',
+      path: '/api/haggle/{sessionId}',
+      auth: 'player',
+      annotations: read,
+      rename: { sessionId: 'session_id' },
+    },
+    {
+      name: 'list_my_negotiations',
+      title: 'List your negotiations',
+      description:
+        'Your negotiations, newest first, with status, latest offer and counter, rounds used and product name. `status: active` ' +
+        'finds those to continue; pass `next_cursor` as `cursor` (same status) for more.',
+      method: 'GET',
+      path: '/api/haggle',
+      auth: 'player',
+      annotations: read,
+    },
+    {
+      name: 'get_player_stats',
+      title: 'Read a player’s statistics and rank',
+      description:
+        'Credits, totals, score (market value bought / credits spent), rank, savings, negotiation counts and best discount: yours by default.',
+      method: 'GET',
+      path: '/api/players/{id}/stats',
+      auth: 'player',
+      annotations: read,
+      rename: { id: 'player_id' },
+      caller: 'player_id',
+    },
+    {
+      name: 'get_leaderboard',
+      title: 'Read the leaderboard',
+      description:
+        'Players who have bought something, by score (market value bought per credit spent), then market value, then who bought first.',
+      method: 'GET',
+      path: '/api/leaderboard',
+      auth: 'none',
+      annotations: read,
+    },
+    {
+      name: 'list_transactions',
+      title: 'List completed deals',
+      description:
+        'Completed deals of one player (yours by default), newest first, 20 a page; pass `next_cursor` as `cursor` for more.',
+      method: 'GET',
+      path: '/api/transactions',
+      auth: 'player',
+      annotations: read,
+      caller: 'player_id',
+      defaults: { limit: 20 },
+      view: {
+        itemFields: [
+          'id',
+          'product_id',
+          'session_id',
+          'name',
+          'category',
+          'market_price',
+          'final_price',
+          'savings',
+          'created_at',
+        ],
+      },
+    },
+  ];
+}

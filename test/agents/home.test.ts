@@ -68,6 +68,8 @@ describe('the front door for machines', () => {
     const links = lines.filter((line) => line.startsWith('- ['));
     for (const line of links) expect(line).toMatch(/^- \[[^\]]+\]\(http:\/\/bazaar\.test\/[^)]*\)/);
     expect(response.body).toContain('(http://bazaar.test/agents.md)');
+    // Before the sections: every capability, as an MCP tool and its REST operation.
+    expect(response.body).toContain('- `get_me` (`GET /api/players/me`)');
   });
 
   it('should serve the agent guide with this service’s address in every command', async () => {

@@ -1,111 +1,66 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import { UNLIMITED } from '../helpers/game.js';
+import { call, errorOf, mcpClients, transports, type Structured } from '../helpers/mcp.js';
 
 const run = promisify(execFile);
 
-type Structured = Record<string, unknown>;
+/** `tools/list` before the tools were made compact, in bytes (measured on 0.3.0). */
+const TOOLS_LIST_BEFORE = 79_429;
 
-interface ToolAnswer {
-  isError: boolean;
-  data: Structured;
-  text: string;
-}
-
-async function call(client: Client, name: string, args: Structured = {}): Promise<ToolAnswer> {
-  const result = await client.callTool({ name, arguments: args });
-  const content = result.content as { type: string; text: string }[];
-  return {
-    isError: result.isError === true,
-    data: (result.structuredContent ?? {}) as Structured,
-    text: content[0]?.text ?? '',
-  };
-}
-
-async function connected(transport: Transport): Promise<Client> {
-  const client = new Client({ name: 'bazaar-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
-
-const transports = ['http', 'stdio'] as const;
-
-describe.each(testDialects)('MCP (%s)', (dialect) => {
+describe.each(testDialects)('MCP tools (%s)', (dialect) => {
   let t: TestApp;
-  let base: string;
-  const clients: Client[] = [];
+  let base = '';
+  const clients = mcpClients(() => base);
 
   beforeAll(async () => {
     t = await createTestApp(dialect, UNLIMITED);
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
+    await clients.closeAll();
     await t.close();
   });
 
-  const anonymous = new Map<string, Promise<Client>>();
-
-  /** A client over Streamable HTTP at /mcp, or over stdio from the source of `npm run mcp`. */
-  function open(kind: (typeof transports)[number], apiKey?: string): Promise<Client> {
-    if (apiKey !== undefined) return connect(kind, apiKey);
-    const shared = anonymous.get(kind) ?? connect(kind);
-    anonymous.set(kind, shared);
-    return shared;
-  }
-
-  async function connect(kind: (typeof transports)[number], apiKey?: string): Promise<Client> {
-    const client = await connected(
-      kind === 'http'
-        ? new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-            requestInit: {
-              headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
-            },
-          })
-        : new StdioClientTransport({
-            command: process.execPath,
-            args: ['--import', 'tsx', 'src/mcp/stdio.ts'],
-            env: {
-              PATH: process.env.PATH ?? '',
-              BAZAAR_URL: base,
-              ...(apiKey === undefined ? {} : { BAZAAR_API_KEY: apiKey }),
-            },
-            stderr: 'pipe',
-          }),
-    );
-    clients.push(client);
-    return client;
-  }
-
-  it('should list every tool with schemas, annotations and a description', async () => {
-    const client = await open('http');
+  it('should list every tool with snake_case arguments, annotations and shared definitions', async () => {
+    const client = await clients.connect('http');
     const { tools } = await client.listTools();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['get_me', 'rotate_key', 'get_inventory', 'search_catalog']),
+    );
     for (const tool of tools) {
+      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      for (const argument of Object.keys(tool.inputSchema.properties ?? {})) {
+        expect(argument, `${tool.name}.${argument}`).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      }
       expect(tool.description?.length, tool.name).toBeGreaterThan(60);
-      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
       expect(typeof tool.annotations?.destructiveHint, tool.name).toBe('boolean');
-      expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean');
+      // No UUID pattern written out: ids refer to one definition, or are a plain format.
+      expect(JSON.stringify(tool), tool.name).not.toContain('[0-9a-fA-F]{8}');
     }
-    expect(byName.get('search_catalog')?.annotations?.readOnlyHint).toBe(true);
-    expect(byName.get('delete_request')?.annotations?.destructiveHint).toBe(true);
-    // The API's own limits reach the model.
-    const fileRequest = byName.get('file_request')?.inputSchema.properties as Record<
-      string,
-      { maxLength?: number }
-    >;
+    const make = tools.find((tool) => tool.name === 'accept_counter_offer');
+    expect(make?.outputSchema?.$defs).toMatchObject({ uuid: { format: 'uuid' } });
+    expect(JSON.stringify(make?.outputSchema)).toContain('"$ref":"#/$defs/uuid"');
+    const fileRequest = tools.find((tool) => tool.name === 'file_request')?.inputSchema
+      .properties as Record<string, { maxLength?: number }>;
     expect(fileRequest.task?.maxLength).toBe(3000);
-    expect(fileRequest.contact?.maxLength).toBe(254);
+  });
+
+  it('should keep tools/list at most half its former size', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(Buffer.byteLength(response.body)).toBeLessThanOrEqual(TOOLS_LIST_BEFORE / 2);
   });
 
   it('should answer GET and DELETE on /mcp with 405: the endpoint is stateless', async () => {
@@ -113,135 +68,102 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
       const response = await t.app.inject({ method, url: '/mcp' });
       expect(response.statusCode).toBe(405);
       expect(response.headers.allow).toBe('POST');
-      expect(response.json()).toMatchObject({ success: false, code: 'method_not_allowed' });
     }
   });
 
   describe.each(transports)('over %s', (kind) => {
-    it('should search the catalog and read a listing', async () => {
-      const client = await open(kind);
-      const search = await call(client, 'search_catalog', { q: 'playwright', limit: 5 });
+    it('should answer an unknown tool with the JSON-RPC error of the specification', async () => {
+      const client = await clients.connect(kind);
+      const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(-32602);
+      expect((error as McpError).message).toContain('Unknown tool: no_such_tool');
+    });
+
+    it('should refuse unknown arguments, naming them, instead of ignoring them', async () => {
+      const client = await clients.connect(kind);
+      const typo = await call(client, 'search_catalog', { query: 'browser' });
+      expect(typo.isError).toBe(true);
+      expect(errorOf(typo)).toMatchObject({
+        code: 'validation_error',
+        error: expect.stringContaining('query is not an argument of search_catalog') as string,
+        details: [{ field: 'query' }],
+      });
+      const old = await call(client, 'get_negotiation', {
+        sessionId: '3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90',
+      });
+      expect(errorOf(old).details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field: 'sessionId' })]),
+      );
+    });
+
+    it('should search with compact summaries under 8 KB and read the full listing', async () => {
+      const client = await clients.connect(kind);
+      const search = await call(client, 'search_catalog');
       expect(search.isError).toBe(false);
-      const items = search.data.items as { id: string; name: string }[];
-      expect(items.map((item) => item.name)).toContain('Playwright');
-      const listing = await call(client, 'get_listing', { id: items[0]?.id ?? '' });
-      expect(listing.data.id).toBe(items[0]?.id);
-      expect(listing.data.provenance).toBeDefined();
-
-      const missing = await call(client, 'get_listing', { id: 'no-such-listing' });
-      expect(missing.isError).toBe(true);
-      expect(JSON.parse(missing.text)).toEqual({ code: 'not_found', error: 'Listing not found.' });
-
-      // Without an id the call would name another route (the search): refused as a missing field.
-      for (const args of [{}, { id: '' }]) {
-        const unnamed = await call(client, 'get_listing', args);
-        expect(unnamed.isError).toBe(true);
-        expect(JSON.parse(unnamed.text)).toEqual({
-          code: 'validation_error',
-          error: 'The request is invalid: id is required.',
-          details: [{ field: 'id', message: 'is required' }],
-        });
+      expect(search.bytes).toBeLessThanOrEqual(8 * 1024);
+      const items = search.data.items as Structured[];
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) {
+        expect(Object.keys(item).sort()).toEqual(
+          ['categories', 'id', 'kind', 'name', 'status', 'summary'].sort(),
+        );
       }
+      expect(typeof search.data.next_cursor).toBe('string');
+      const next = await call(client, 'search_catalog', { cursor: search.data.next_cursor });
+      expect((next.data.items as Structured[])[0]?.id).not.toBe(items[0]?.id);
+
+      const found = await call(client, 'search_catalog', { q: 'playwright', limit: 5 });
+      const playwright = (found.data.items as Structured[]).find((i) => i.name === 'Playwright');
+      const listing = await call(client, 'get_listing', { id: playwright?.id });
+      expect(listing.data).toMatchObject({ id: playwright?.id, provenance: expect.any(Object) });
+      const missing = await call(client, 'get_listing', { id: 'no-such-listing' });
+      expect(errorOf(missing)).toEqual({ code: 'not_found', error: 'Listing not found.' });
+      const unnamed = await call(client, 'get_listing', {});
+      expect(errorOf(unnamed)).toMatchObject({ code: 'validation_error' });
     });
 
     it('should file a request, read it back with its token, and delete it', async () => {
-      const client = await open(kind);
+      const client = await clients.connect(kind);
       const task = `An MCP server for read-only warehouse queries (${kind}).`;
       const filed = await call(client, 'file_request', { task, kind: 'capability' });
-      expect(filed.isError).toBe(false);
       const { id, token } = filed.data as { id: string; token: string };
       expect(token).toMatch(/^rq_/);
-
       const read = await call(client, 'read_request', { id, receipt_token: token });
-      expect(read.data).toMatchObject({ id, task, status: 'received', client: 'unspecified' });
-
-      const wrong = await call(client, 'read_request', {
-        id,
-        receipt_token: `rq_${'A'.repeat(43)}`,
-      });
-      expect(JSON.parse(wrong.text)).toMatchObject({ code: 'not_found' });
+      expect(read.data).toMatchObject({ id, task, status: 'received' });
 
       // Refused by the API's own validation, in the same words an HTTP client gets.
       const refused = await call(client, 'file_request', { task: 'too short', kind: 'pilot' });
-      expect(refused.isError).toBe(true);
       const http = await t.app.inject({
         method: 'POST',
         url: '/api/requests',
         payload: { task: 'too short', kind: 'pilot' },
       });
       const { error, code, details } = http.json<Structured>();
-      expect(code).toBe('validation_error');
-      expect(JSON.parse(refused.text)).toEqual({ code, error, details });
+      expect(errorOf(refused)).toEqual({ code, error, details });
 
       const deleted = await call(client, 'delete_request', { id, receipt_token: token });
       expect(deleted.data).toEqual({ id, deleted: true });
-      const gone = await call(client, 'read_request', { id, receipt_token: token });
-      expect(JSON.parse(gone.text)).toMatchObject({ code: 'not_found' });
     });
 
-    it('should play a whole game to a deal', async () => {
-      const anonymous = await open(kind);
-      const name = `mcp_${kind}_${randomBytes(4).toString('hex')}`;
-      const registered = await call(anonymous, 'register', {
-        username: name,
-        email: `${name}@example.com`,
-      });
-      expect(registered.isError).toBe(false);
-      const me = registered.data as { id: string; api_key: string; credits: number };
-      expect(me.api_key).toMatch(/^hg_[0-9a-f]{48}$/);
-      expect(me.credits).toBe(100);
-
-      // Over HTTP the key travels in the Authorization header; the stdio server keeps the key
-      // its own `register` returned for the rest of the session.
-      const player = kind === 'http' ? await open('http', me.api_key) : anonymous;
-      if (kind === 'http') {
-        const refused = await call(anonymous, 'get_player_stats', { id: me.id });
-        expect(JSON.parse(refused.text)).toMatchObject({ code: 'unauthorized' });
+    it('should say how to give a key in words true for the transport', async () => {
+      const client = await clients.connect(kind);
+      const { tools } = await client.listTools();
+      const register = tools.find((tool) => tool.name === 'register');
+      const missing = await call(client, 'get_me');
+      expect(errorOf(missing).code).toBe('unauthorized');
+      if (kind === 'stdio') {
+        expect(JSON.stringify(tools)).not.toMatch(/Authorization/);
+        expect(errorOf(missing).error).toContain('BAZAAR_API_KEY');
+        expect(errorOf(missing).error).not.toContain('Authorization');
+      } else {
+        expect(register?.description).toContain('Authorization: Bearer');
+        expect(errorOf(missing).error).toContain('Authorization: Bearer');
+        expect(errorOf(missing).error).not.toContain('BAZAAR_API_KEY');
       }
-
-      const products = await call(player, 'list_products', { in_stock: true });
-      const product = (products.data.items as { id: string; market_price: number }[]).find(
-        (item) => item.market_price <= 60,
-      );
-      if (product === undefined) throw new Error('no affordable product');
-
-      const read = await call(player, 'get_product', { id: product.id });
-      expect(read.data).toMatchObject({ id: product.id, market_price: product.market_price });
-
-      const started = await call(player, 'start_negotiation', {
-        player_id: me.id,
-        product_id: product.id,
-      });
-      expect(started.data).toMatchObject({ status: 'active', product_id: product.id });
-      const sessionId = started.data.id as string;
-
-      const offer = await call(player, 'make_offer', {
-        session_id: sessionId,
-        offer_amount: Math.round(product.market_price * 70) / 100,
-      });
-      expect(offer.isError).toBe(false);
-      const response = offer.data.seller_response as { action: string };
-      expect(['accept', 'counter']).toContain(response.action);
-      if (response.action === 'counter') {
-        const accepted = await call(player, 'accept_counter_offer', { session_id: sessionId });
-        expect(accepted.data.session).toMatchObject({ status: 'accepted' });
-      }
-
-      const listed = await call(player, 'list_my_negotiations', { status: 'accepted' });
-      expect((listed.data.items as { id: string }[]).map((item) => item.id)).toEqual([sessionId]);
-      const session = await call(player, 'get_negotiation', { sessionId });
-      expect(session.data.session).toMatchObject({ status: 'accepted' });
-      const again = await call(player, 'abandon_negotiation', { session_id: sessionId });
-      expect(JSON.parse(again.text)).toMatchObject({ code: 'session_not_active' });
-
-      // A client started with the key in its environment acts as the same player.
-      const keyed = await open(kind, me.api_key);
-      const stats = await call(keyed, 'get_player_stats', { id: me.id });
-      expect(stats.data).toMatchObject({ player_id: me.id, total_transactions: 1 });
-      const deals = await call(keyed, 'list_transactions', { player_id: me.id });
-      expect(deals.data.items).toHaveLength(1);
-      const board = await call(keyed, 'get_leaderboard', {});
-      expect((board.data.items as { id: string }[]).map((entry) => entry.id)).toContain(me.id);
     });
   });
 });

@@ -153,4 +153,19 @@ describe.each(testDialects)('leaderboard and stats (%s)', (dialect) => {
     expect((await client.get('/api/transactions?limit=101', players.idle)).status).toBe(400);
     expect((await client.get('/api/transactions?player_id=nope', players.idle)).status).toBe(400);
   });
+
+  it('should page transactions with the Link header’s cursor, newest first, none twice', async () => {
+    const all = (await client.get<{ id: string }[]>('/api/transactions', players.idle)).body.data;
+    const seen: string[] = [];
+    let url: string | undefined = '/api/transactions?limit=3';
+    while (url !== undefined) {
+      const { body, response } = await client.get<{ id: string }[]>(url, players.idle);
+      seen.push(...body.data.map((row) => row.id));
+      const link = response.headers.link as string | undefined;
+      url = link === undefined ? undefined : new URL(/<([^>]+)>/.exec(link)?.[1] ?? '').search;
+      if (url !== undefined) url = `/api/transactions${url}`;
+    }
+    expect(seen).toEqual(all.map((row) => row.id));
+    expect(all.length).toBeGreaterThan(3);
+  });
 });

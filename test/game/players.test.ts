@@ -123,6 +123,20 @@ describe.each(testDialects)('players (%s)', (dialect) => {
       });
     });
 
+    it('should tell a key its own player, with its e-mail, at /api/players/me', async () => {
+      const me = await client.newPlayer('me');
+      const { status, body } = await client.get<{ id: string; email: string | null }>(
+        '/api/players/me',
+        me,
+      );
+      expect(status).toBe(200);
+      expect(body.data).toMatchObject({ id: me.id, username: me.username, credits: 100 });
+      expect(body.data.email).not.toBeNull();
+      const anonymous = await t.app.inject({ url: '/api/players/me' });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ code: 'unauthorized' });
+    });
+
     it('should rotate a key so that the old one stops working at once', async () => {
       const me = await client.newPlayer();
       const rotated = await client.post<{ api_key: string }>(

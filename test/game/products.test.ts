@@ -79,6 +79,22 @@ describe.each(testDialects)('products and inventory (%s)', (dialect) => {
       expect(found.body.data.map((product) => product.id)).toContain(sample.id);
     });
 
+    it('should page products with the Link header’s cursor in the same order as the full list', async () => {
+      const seen: string[] = [];
+      let url: string | undefined = '/api/products?limit=7';
+      while (url !== undefined) {
+        const { body, response } = await client.get<ProductData[]>(url);
+        expect(body.data.length).toBeLessThanOrEqual(7);
+        seen.push(...body.data.map((product) => product.id));
+        const link = response.headers.link as string | undefined;
+        url = link === undefined ? undefined : new URL(/<([^>]+)>/.exec(link)?.[1] ?? '').search;
+        if (url !== undefined) url = `/api/products${url}`;
+      }
+      expect(seen).toEqual(products.map((product) => product.id));
+      const full = await client.get<ProductData[]>('/api/products');
+      expect(full.response.headers.link).toBeUndefined();
+    });
+
     it('should search % and _ literally', async () => {
       const literal = (text: string) =>
         products.filter((product) => `${product.name} ${product.description}`.includes(text));

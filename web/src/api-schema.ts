@@ -172,7 +172,7 @@ export interface paths {
         put?: never;
         /**
          * Accept the seller's counter-offer
-         * @description Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`.
+         * @description Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`. A counter-offer stands only while the negotiation is active: after 15 minutes without an offer it has expired (409 `session_not_active`).
          */
         post: operations["acceptCounterOffer"];
         delete?: never;
@@ -192,7 +192,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. Offers below 40 % of the market price are insulting: the first is a warning, the 2nd ends the negotiation (`rejected`). An offer below your previous one is a retreat: the first keeps the ask, the 2nd ends it. Only raises earn a concession: an offer that does not beat your best by 0.5 % of the market price (unless it is at or above 88 % of it) is a stall, and the ask — and what the seller accepts — stay where they were. Round 9’s counter is final; the 10th offer is the last, accepted only at or above that final counter, else the negotiation expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` (insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered but never changes a price. A failed request changes nothing and uses no round.
+         * @description The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. It accepts an offer at or above its ask, and also one at or above the counter-offer it would make next (less 0.5 % of the market price, never below its floor): there is no gain in offering exactly its next counter. Offers below 40 % of the market price are insulting: the first is a warning, the 2nd ends the negotiation (`rejected`). An offer below your previous one is a retreat: the first keeps the ask, the 2nd ends it. Only raises earn a concession: an offer that does not beat your best by 0.5 % of the market price (unless it is at or above 88 % of it) is a stall, and the ask — and what the seller accepts — stay where they were. Round 9’s counter is final; the 10th offer is the last, accepted only at or above that final counter, else the negotiation expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` (insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered but never changes a price. A failed request changes nothing and uses no round. A negotiation with no offer for 15 minutes has expired: 409 `session_not_active`.
          */
         post: operations["makeOffer"];
         delete?: never;
@@ -212,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Open a negotiation for a product
-         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned with 200 instead of a new one. After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open another for it during a cool-down (30 minutes unless the server is configured otherwise): 409 `cooling_down`, with the time you may retry in the error and `Retry-After` in seconds. The response carries the seller’s `opening_ask`.
+         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned as it stands with 200 and `resumed: true` (its round, `current_ask` and the seller’s latest words), never a second greeting. After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open another for it during a cool-down (30 minutes): 409 `cooling_down`, with the time you may retry in the error and `Retry-After` in seconds. You may hold at most 3 active negotiations at once: 409 `too_many_active` beyond that. A negotiation with no offer for 15 minutes expires (its counter-offer no longer stands, and the cool-down applies). Your floor is your own: the seller draws its terms for each player and product, raises them for each earlier purchase of the product by you, and moves them with the product’s `demand`.
          */
         post: operations["startNegotiation"];
         delete?: never;
@@ -353,8 +353,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The player this key belongs to
-         * @description Your own record, found from the API key alone: how a client that holds only a key learns its player id.
+         * Read your own player record
+         * @description The player whose API key sent the request, with its e-mail: how a client that holds only a key learns its player id.
          */
         get: operations["getMe"];
         put?: never;
@@ -374,7 +374,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description Every product the seller offers, by category and name. No key needed.
+         * @description Every product the seller offers, by category and name. No key needed. With `limit`, a page at a time: while more follow, the answer has a `Link: <…&cursor=…>; rel="next"` header.
          */
         get: operations["listProducts"];
         put?: never;
@@ -458,7 +458,7 @@ export interface paths {
         };
         /**
          * List completed deals
-         * @description Newest first, with the product’s details. Deals are public game records.
+         * @description Newest first, with the product’s details. Deals are public game records. A page holds `limit` deals (default 100); while more follow, the answer has a `Link: <…&cursor=…>; rel="next"` header.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -559,7 +559,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_amount" | "invalid_json" | "malformed_request" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "cooling_down" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "headers_too_large" | "internal_error" | "storage_unavailable";
+            code: "validation_error" | "invalid_amount" | "invalid_json" | "malformed_request" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "cooling_down" | "too_many_active" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "headers_too_large" | "internal_error" | "storage_unavailable";
             /** @description Present on validation failures: one entry per offending field. */
             details?: {
                 /** @example offer_amount */
@@ -1065,7 +1065,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sessions per page. */
                 limit?: number;
-                /** @description Only an active session takes offers, accept or abandon. */
+                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                 status?: "active" | "accepted" | "rejected" | "abandoned" | "expired";
             };
             header?: never;
@@ -1103,6 +1103,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1134,7 +1136,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             }[];
                             limit: number;
@@ -1261,6 +1263,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -1299,6 +1306,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1328,7 +1337,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                         };
@@ -1449,6 +1458,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1478,7 +1489,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                         };
@@ -1618,6 +1629,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1647,7 +1660,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                             transaction: {
@@ -1849,6 +1862,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -1908,6 +1926,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1937,7 +1957,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                         };
@@ -2076,12 +2096,19 @@ export interface operations {
                              */
                             ai_counter_offer: number | null;
                             /**
+                             * @description What the seller asks now: its latest counter-offer, or the opening ask before the first.
+                             * @example 42.5
+                             */
+                            current_ask: number;
+                            /**
                              * @description The player's latest offer; null before the first.
                              * @example 37.5
                              */
                             current_offer: number | null;
                             /** @description null while active. */
                             ended_at: string | null;
+                            /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                            expires_at: string | null;
                             /**
                              * @description The price of the deal; null unless accepted.
                              * @example 37.5
@@ -2092,7 +2119,7 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             id: string;
-                            /** @description The seller's greeting: the market price and its opening ask. */
+                            /** @description The seller's latest words: its greeting (the market price and its opening ask) while no offer was made. */
                             initial_message: string;
                             /** @example 10 */
                             max_rounds: number;
@@ -2118,6 +2145,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -2148,6 +2180,8 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             product_id: string;
+                            /** @description true when this is your active negotiation for the product, returned as it stands (status 200). */
+                            resumed: boolean;
                             /** @description Offers made so far. */
                             rounds_count: number;
                             /**
@@ -2155,7 +2189,7 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             started_at: string;
-                            /** @description Only an active session takes offers, accept or abandon. */
+                            /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                             status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                         };
                         /** @enum {boolean} */
@@ -2183,12 +2217,19 @@ export interface operations {
                              */
                             ai_counter_offer: number | null;
                             /**
+                             * @description What the seller asks now: its latest counter-offer, or the opening ask before the first.
+                             * @example 42.5
+                             */
+                            current_ask: number;
+                            /**
                              * @description The player's latest offer; null before the first.
                              * @example 37.5
                              */
                             current_offer: number | null;
                             /** @description null while active. */
                             ended_at: string | null;
+                            /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                            expires_at: string | null;
                             /**
                              * @description The price of the deal; null unless accepted.
                              * @example 37.5
@@ -2199,7 +2240,7 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             id: string;
-                            /** @description The seller's greeting: the market price and its opening ask. */
+                            /** @description The seller's latest words: its greeting (the market price and its opening ask) while no offer was made. */
                             initial_message: string;
                             /** @example 10 */
                             max_rounds: number;
@@ -2225,6 +2266,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -2255,6 +2301,8 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             product_id: string;
+                            /** @description true when this is your active negotiation for the product, returned as it stands (status 200). */
+                            resumed: boolean;
                             /** @description Offers made so far. */
                             rounds_count: number;
                             /**
@@ -2262,7 +2310,7 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             started_at: string;
-                            /** @description Only an active session takes offers, accept or abandon. */
+                            /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                             status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                         };
                         /** @enum {boolean} */
@@ -2315,7 +2363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: out_of_stock, cooling_down */
+            /** @description Error: out_of_stock, cooling_down, too_many_active */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2413,6 +2461,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -3376,7 +3429,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Your own record, with your e-mail address. */
+            /** @description Your own record, with your e-mail. */
             200: {
                 headers: {
                     /** @description Requests allowed in the current window. */
@@ -3486,8 +3539,12 @@ export interface operations {
             query?: {
                 /** @description One of the five product categories. */
                 category?: "Electronics" | "Fashion" | "Food & Drink" | "Books" | "Home & Kitchen";
+                /** @description The `cursor` of the previous page’s `Link: …; rel="next"` header. */
+                cursor?: string;
                 /** @description `true`: only products with stock. `false` (or absent): all products. */
                 in_stock?: boolean;
+                /** @description At most this many per page; without it, every match. When more follow, the `Link` header names the next page (`rel="next"`). */
+                limit?: number;
                 /** @description Case-insensitive text to find in the name or description. */
                 search?: string;
             };
@@ -3500,6 +3557,8 @@ export interface operations {
             /** @description The products, by category and name. */
             200: {
                 headers: {
+                    /** @description While more follow: `<the next page’s URL>; rel="next"` (RFC 8288). */
+                    Link?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3522,6 +3581,11 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             created_at: string;
+                            /**
+                             * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                             * @example normal
+                             */
+                            demand: "low" | "normal" | "high";
                             description: string;
                             /**
                              * Format: uuid
@@ -3637,6 +3701,11 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             created_at: string;
+                            /**
+                             * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                             * @example normal
+                             */
+                            demand: "low" | "normal" | "high";
                             description: string;
                             /**
                              * Format: uuid
@@ -4004,7 +4073,9 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
-                /** @description At most this many, newest first. */
+                /** @description The `cursor` of the previous page’s `Link: …; rel="next"` header. */
+                cursor?: string;
+                /** @description At most this many, newest first. When more follow, the `Link` header names the next page (`rel="next"`). */
                 limit?: number;
                 /** @description Only this player’s transactions. */
                 player_id?: string;
@@ -4018,6 +4089,8 @@ export interface operations {
             /** @description Completed deals, newest first. */
             200: {
                 headers: {
+                    /** @description While more follow: `<the next page’s URL>; rel="next"` (RFC 8288). */
+                    Link?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */

@@ -1,4 +1,5 @@
-import { AppError, notFound } from '../../http/errors.js';
+import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
+import { notFound } from '../../http/errors.js';
 import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
 import { asOf, idleCutoff, now, type HaggleDeps } from './haggle.context.js';
@@ -41,34 +42,14 @@ export async function readSession(
 
 const DEFAULT_LIMIT = 20;
 
-interface Cursor {
-  v: 1;
-  /** started_at and id of the last session of the previous page. */
-  s: string;
-  i: string;
-  /** The status filter the cursor belongs to. */
-  f: SessionStatus | null;
-}
-
-const badCursor = () =>
-  new AppError('validation_error', 'The cursor is not valid for this list.', {
-    details: [{ field: 'cursor', message: 'must be the next_cursor of the same list' }],
+/** started_at and id of the last session of the previous page, for the same status filter. */
+function decodePosition(raw: string, status: SessionStatus | undefined) {
+  return decodeCursor(raw, (fields) => {
+    const startedAt = textField(fields, 's');
+    const id = textField(fields, 'i');
+    if (startedAt === undefined || id === undefined || fields.f !== (status ?? null)) return;
+    return { startedAt, id };
   });
-
-function decodeCursor(raw: string, status: SessionStatus | undefined) {
-  let cursor: unknown;
-  try {
-    cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  // Any JSON may come back, null and arrays included: only the shape we wrote is a cursor.
-  if (typeof cursor !== 'object' || cursor === null) throw badCursor();
-  const { v, s, i, f } = cursor as Partial<Cursor>;
-  if (v !== 1 || typeof s !== 'string' || typeof i !== 'string' || f !== (status ?? null)) {
-    throw badCursor();
-  }
-  return { startedAt: s, id: i };
 }
 
 export interface SessionList {
@@ -90,22 +71,21 @@ export async function listSessions(
     playerId,
     status: query.status,
     idleCutoff: idleCutoff(at, deps.idleMinutes),
-    after: query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.status),
+    after: query.cursor === undefined ? undefined : decodePosition(query.cursor, query.status),
     limit: limit + 1,
   });
-  const page = rows.slice(0, limit).map((row) => ({
-    ...asOf(row, at, deps.idleMinutes),
-    product_name: row.product_name,
+  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
+    s: last.started_at,
+    i: last.id,
+    f: query.status ?? null,
   }));
-  const last = page.at(-1);
-  const next: Cursor | null =
-    rows.length > limit && last !== undefined
-      ? { v: 1, s: last.started_at, i: last.id, f: query.status ?? null }
-      : null;
   return {
-    rows: page,
+    rows: items.map((row) => ({
+      ...asOf(row, at, deps.idleMinutes),
+      product_name: row.product_name,
+    })),
     limit,
-    nextCursor: next === null ? null : Buffer.from(JSON.stringify(next)).toString('base64url'),
+    nextCursor,
     idleMinutes: deps.idleMinutes,
   };
 }

@@ -4,6 +4,8 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope } from '../../http/schemas.js';
+import { toolSpecs } from '../../mcp/tools.js';
+import { DEFAULT_GAME_NUMBERS } from '../../mcp/words.js';
 import { sendAppShell, wantsHtml } from '../web/web.routes.js';
 
 /** The guide for agents, kept with the other documentation and served with this service's address. */
@@ -52,12 +54,22 @@ function indexOf(baseUrl: string, version: string): Index {
   };
 }
 
+/** One line per MCP tool: the same capabilities the agent guide and the OpenAPI document list. */
+const capabilities = (): string =>
+  toolSpecs('http', DEFAULT_GAME_NUMBERS)
+    .map((tool) => `- \`${tool.name}\` (\`${tool.method} ${tool.path}\`): ${tool.title}`)
+    .join('\n');
+
 function llmsTxt(baseUrl: string): string {
   return `# Bazaar
 
 > ${DESCRIPTION} Use it through the REST API under ${baseUrl}/api, the MCP endpoint, or a client generated from the OpenAPI document.
 
 Every JSON answer is \`{"success": true, "data": …}\` or \`{"success": false, "error": "<sentence>", "code": "<code>"}\`. Game calls need \`Authorization: Bearer <api_key>\`; the key is shown once, at registration.
+
+What it can do — each MCP tool, and the REST operation it calls (the agent guide lists the same):
+
+${capabilities()}
 
 ## Docs
 
@@ -67,7 +79,7 @@ Every JSON answer is \`{"success": true, "data": …}\` or \`{"success": false, 
 
 ## MCP
 
-- [MCP endpoint](${baseUrl}/mcp): Streamable HTTP, stateless; tools for the catalog, requests and the whole game. Game tools use the connection's \`Authorization: Bearer <api_key>\` header
+- [MCP endpoint](${baseUrl}/mcp): Streamable HTTP, stateless; game tools use the connection's \`Authorization: Bearer <api_key>\` header. Over stdio (\`npm run -s mcp\` in a checkout), \`BAZAAR_API_KEY\` sets the key. Tools that take \`player_id\` default to the key's own player (\`get_me\`)
 
 ## Optional
 

@@ -1,7 +1,7 @@
 import type { Store } from '../../db/database.js';
 import type { Category } from '../../seller/index.js';
 import type { ProductView } from '../products/products.schemas.js';
-import { getProducts } from '../products/products.service.js';
+import { getProductPage } from '../products/products.service.js';
 
 export interface InventorySummary {
   total_products: number;
@@ -17,7 +17,7 @@ export async function inventorySummary(
   category: Category | undefined,
   baseUrl: string,
 ): Promise<InventorySummary> {
-  const products = await getProducts(store, { category }, baseUrl);
+  const { items: products } = await getProductPage(store, { category }, {}, baseUrl);
   const byCategory = new Map<Category, { name: Category; count: number; total_stock: number }>();
   for (const product of products) {
     const entry = byCategory.get(product.category) ?? {

@@ -84,11 +84,11 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store }) => 
       schema: {
         tags: ['players'],
         operationId: 'getMe',
-        summary: 'The player this key belongs to',
+        summary: 'Read your own player record',
         description:
-          'Your own record, found from the API key alone: how a client that holds only a key learns its player id.',
+          'The player whose API key sent the request, with its e-mail: how a client that holds only a key learns its player id.',
         response: {
-          200: Envelope(Player, 'Your own record, with your e-mail address.'),
+          200: Envelope(Player, 'Your own record, with your e-mail.'),
           ...errorResponses('unauthorized', 'rate_limited'),
         },
       },

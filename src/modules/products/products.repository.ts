@@ -17,7 +17,19 @@ export interface ProductFilter {
 const likePattern = (text: string): string =>
   `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function listProducts(db: Db, filter: ProductFilter): Promise<ProductRow[]> {
+/** Where a page starts: after this product in the order (category, name, id). */
+export interface ProductPosition {
+  category: Category;
+  name: string;
+  id: string;
+}
+
+export function listProducts(
+  db: Db,
+  filter: ProductFilter,
+  page: { after?: ProductPosition | undefined; limit?: number | undefined } = {},
+): Promise<ProductRow[]> {
+  const { after, limit } = page;
   const search =
     filter.search === undefined || filter.search === '' ? undefined : likePattern(filter.search);
   return db
@@ -32,8 +44,15 @@ export function listProducts(db: Db, filter: ProductFilter): Promise<ProductRow[
         sql<boolean>`(lower(name) like ${search} escape '\\' or lower(description) like ${search} escape '\\')`,
       ),
     )
+    .$if(after !== undefined, (query) =>
+      query.where(
+        sql<boolean>`(category, name, id) > (${after?.category}, ${after?.name}, ${after?.id})`,
+      ),
+    )
     .orderBy('category')
     .orderBy('name')
+    .orderBy('id')
+    .$if(limit !== undefined, (query) => query.limit(limit ?? 0))
     .execute();
 }
 

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
+import { nextPageLink } from '../../http/cursor.js';
 import { perAddress } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import { authenticatedRoutes } from '../players/players.auth.js';
 import { Product, ProductParams, ProductQuery } from './products.schemas.js';
-import { getProduct, getProductImage, getProducts } from './products.service.js';
+import { getProduct, getProductImage, getProductPage } from './products.service.js';
 
 export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
   const { store, config } = context;
@@ -20,7 +21,9 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         tags: ['products'],
         operationId: 'listProducts',
         summary: 'List products',
-        description: 'Every product the seller offers, by category and name. No key needed.',
+        description:
+          'Every product the seller offers, by category and name. No key needed. With `limit`, a page at a time: ' +
+          'while more follow, the answer has a `Link: <…&cursor=…>; rel="next"` header.',
         querystring: ProductQuery,
         response: {
           200: Envelope(Type.Array(Product), 'The products, by category and name.'),
@@ -28,18 +31,18 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await getProducts(
+    async (request, reply) => {
+      const { category, in_stock, search, ...page } = request.query;
+      const baseUrl = publicBaseUrl(request, config);
+      const { items, nextCursor } = await getProductPage(
         store,
-        {
-          category: request.query.category,
-          inStock: request.query.in_stock,
-          search: request.query.search,
-        },
-        publicBaseUrl(request, config),
-      ),
-    }),
+        { category, inStock: in_stock, search },
+        page,
+        baseUrl,
+      );
+      if (nextCursor !== null) reply.header('link', nextPageLink(request, baseUrl, nextCursor));
+      return { success: true as const, data: items };
+    },
   );
 
   await app.register(

@@ -50,6 +50,20 @@ export const ProductQuery = Type.Object({
       description: 'Case-insensitive text to find in the name or description.',
     }),
   ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description:
+        'At most this many per page; without it, every match. When more follow, the `Link` header names the next page (`rel="next"`).',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 300,
+      description: 'The `cursor` of the previous page’s `Link: …; rel="next"` header.',
+    }),
+  ),
 });
 
 export const ProductParams = Type.Object({ id: Uuid('The product id.') });

@@ -1,17 +1,45 @@
 import type { Store } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { findProduct, listProducts, type ProductFilter } from './products.repository.js';
+import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
+import { CATEGORIES } from '../../seller/index.js';
+import {
+  findProduct,
+  listProducts,
+  type ProductFilter,
+  type ProductPosition,
+} from './products.repository.js';
 import { productImageSvg } from './products.image.js';
 import { productView, type ProductView } from './products.schemas.js';
 import type { ProductRow } from './products.tables.js';
 
-export async function getProducts(
+/** A page of products: all of them without `limit`, else `limit` after the cursor's product. */
+export async function getProductPage(
   store: Store,
   filter: ProductFilter,
+  page: { limit?: number | undefined; cursor?: string | undefined },
   baseUrl: string,
-): Promise<ProductView[]> {
-  const rows = await listProducts(store.db, filter);
-  return rows.map((row) => productView(row, baseUrl));
+): Promise<{ items: ProductView[]; nextCursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodePosition(page.cursor);
+  const rows = await listProducts(store.db, filter, {
+    after,
+    limit: page.limit === undefined ? undefined : page.limit + 1,
+  });
+  const { items, nextCursor } = pageOf(rows, page.limit, (last) => ({
+    c: last.category,
+    n: last.name,
+    i: last.id,
+  }));
+  return { items: items.map((row) => productView(row, baseUrl)), nextCursor };
+}
+
+function decodePosition(raw: string): ProductPosition {
+  return decodeCursor(raw, (fields) => {
+    const category = CATEGORIES.find((name) => name === fields.c);
+    const name = textField(fields, 'n');
+    const id = textField(fields, 'i');
+    if (category === undefined || name === undefined || id === undefined) return;
+    return { category, name, id };
+  });
 }
 
 export async function getProductRow(store: Store, id: string): Promise<ProductRow> {

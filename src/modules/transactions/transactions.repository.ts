@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { compiledOnce, type Step } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { TransactionRow } from './transactions.tables.js';
@@ -26,7 +26,17 @@ export function insertTransaction(transaction: TransactionRow): Step<{ id: strin
   return insert.with(transaction);
 }
 
-export function listTransactions(db: Db, filter: { playerId?: string | undefined; limit: number }) {
+/** Where a page starts: after this deal in the order newest first (created_at, then id). */
+export interface DealPosition {
+  createdAt: string;
+  id: string;
+}
+
+export function listTransactions(
+  db: Db,
+  filter: { playerId?: string | undefined; before?: DealPosition | undefined; limit: number },
+) {
+  const { before } = filter;
   return db
     .selectFrom('transactions')
     .innerJoin('products', 'products.id', 'transactions.product_id')
@@ -34,6 +44,11 @@ export function listTransactions(db: Db, filter: { playerId?: string | undefined
     .select(['products.name', 'products.description', 'products.category'])
     .$if(filter.playerId !== undefined, (query) =>
       query.where('transactions.player_id', '=', filter.playerId ?? ''),
+    )
+    .$if(before !== undefined, (query) =>
+      query.where(
+        sql<boolean>`(transactions.created_at, transactions.id) < (${before?.createdAt}, ${before?.id})`,
+      ),
     )
     .orderBy('transactions.created_at', 'desc')
     .orderBy('transactions.id', 'desc')

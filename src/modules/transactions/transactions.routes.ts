@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { publicBaseUrl } from '../../http/base-url.js';
+import { nextPageLink } from '../../http/cursor.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import { authenticatedRoutes } from '../players/players.auth.js';
 import { Transaction, TransactionQuery } from './transactions.schemas.js';
@@ -13,7 +14,9 @@ export const transactionsRoutes = authenticatedRoutes(async (app, { store, confi
         tags: ['game'],
         operationId: 'listTransactions',
         summary: 'List completed deals',
-        description: 'Newest first, with the product’s details. Deals are public game records.',
+        description:
+          'Newest first, with the product’s details. Deals are public game records. A page holds `limit` deals ' +
+          '(default 100); while more follow, the answer has a `Link: <…&cursor=…>; rel="next"` header.',
         querystring: TransactionQuery,
         response: {
           200: Envelope(Type.Array(Transaction), 'Completed deals, newest first.'),
@@ -21,9 +24,11 @@ export const transactionsRoutes = authenticatedRoutes(async (app, { store, confi
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await findTransactions(store, request.query, publicBaseUrl(request, config)),
-    }),
+    async (request, reply) => {
+      const baseUrl = publicBaseUrl(request, config);
+      const { items, nextCursor } = await findTransactions(store, request.query, baseUrl);
+      if (nextCursor !== null) reply.header('link', nextPageLink(request, baseUrl, nextCursor));
+      return { success: true as const, data: items };
+    },
   );
 });

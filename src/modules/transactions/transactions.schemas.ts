@@ -28,7 +28,14 @@ export const TransactionQuery = Type.Object({
       minimum: 1,
       maximum: 100,
       default: 100,
-      description: 'At most this many, newest first.',
+      description:
+        'At most this many, newest first. When more follow, the `Link` header names the next page (`rel="next"`).',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 300,
+      description: 'The `cursor` of the previous page’s `Link: …; rel="next"` header.',
     }),
   ),
 });

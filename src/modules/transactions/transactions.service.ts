@@ -1,16 +1,35 @@
 import type { Store } from '../../db/database.js';
-import { listTransactions } from './transactions.repository.js';
+import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
+import { listTransactions, type DealPosition } from './transactions.repository.js';
 import { transactionView, type TransactionView } from './transactions.schemas.js';
 
-/** Newest first; without a player filter, at most 100 unless asked for fewer. */
+/** Newest first, `limit` a page (100 unless asked for fewer), after the cursor's deal. */
 export async function findTransactions(
   store: Store,
-  filter: { player_id?: string | undefined; limit?: number | undefined },
+  query: {
+    player_id?: string | undefined;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  },
   baseUrl: string,
-): Promise<TransactionView[]> {
+): Promise<{ items: TransactionView[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 100;
   const rows = await listTransactions(store.db, {
-    playerId: filter.player_id,
-    limit: filter.limit ?? 100,
+    playerId: query.player_id,
+    before: query.cursor === undefined ? undefined : decodePosition(query.cursor),
+    limit: limit + 1,
   });
-  return rows.map((row) => transactionView(row, baseUrl));
+  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
+    s: last.created_at,
+    i: last.id,
+  }));
+  return { items: items.map((row) => transactionView(row, baseUrl)), nextCursor };
+}
+
+function decodePosition(raw: string): DealPosition {
+  return decodeCursor(raw, (fields) => {
+    const createdAt = textField(fields, 's');
+    const id = textField(fields, 'i');
+    return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
+  });
 }

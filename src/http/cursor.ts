@@ -1,0 +1,83 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+
+/** What a cursor holds: the position after the last item of a page, and the list it belongs to. */
+export type CursorFields = Record<string, string | number | null>;
+
+/**
+ * The one codec of every `cursor` parameter: base64url of a JSON object with a version. A cursor
+ * is opaque to clients, so anything else — bad base64, bad JSON, JSON that is not an object
+ * (`null`, a number, a list), or an object without the fields `read` expects — is the same
+ * 400 `validation_error`, never an exception further down.
+ */
+export function encodeCursor(fields: CursorFields): string {
+  return Buffer.from(JSON.stringify({ v: 1, ...fields })).toString('base64url');
+}
+
+/**
+ * A page from rows fetched with one more than `limit` (no limit: every row): the rows to
+ * answer, and the cursor after the last of them when the extra row shows more follow.
+ */
+export function pageOf<Row>(
+  rows: Row[],
+  limit: number | undefined,
+  positionOf: (row: Row) => CursorFields,
+): { items: Row[]; nextCursor: string | null } {
+  const items = limit === undefined ? rows : rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items,
+    nextCursor:
+      rows.length > items.length && last !== undefined ? encodeCursor(positionOf(last)) : null,
+  };
+}
+
+/**
+ * The position a cursor names, as `read` takes it from the cursor's fields; `read` returns
+ * undefined for fields of another list (another filter, a missing or mistyped field).
+ */
+export function decodeCursor<T>(
+  raw: string,
+  read: (fields: Readonly<Record<string, unknown>>) => T | undefined,
+): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badCursor();
+  const fields = value as Record<string, unknown>;
+  const position = fields.v === 1 ? read(fields) : undefined;
+  if (position === undefined) throw badCursor();
+  return position;
+}
+
+const badCursor = () =>
+  new AppError('validation_error', 'The cursor is not valid for this list.', {
+    details: [{ field: 'cursor', message: 'must be the next_cursor of the same list' }],
+  });
+
+/** Reads a field that must be a string. */
+export const textField = (fields: Readonly<Record<string, unknown>>, name: string) => {
+  const value = fields[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * The `Link` header (RFC 8288) to the next page of a list answered as a plain array: the same
+ * request with `cursor` set. Lists whose `data` is an object carry `next_cursor` instead.
+ */
+export function nextPageLink(request: FastifyRequest, baseUrl: string, cursor: string): string {
+  const url = new URL(request.url, 'http://localhost');
+  url.searchParams.set('cursor', cursor);
+  return `<${baseUrl}${url.pathname}${url.search}>; rel="next"`;
+}
+
+/** The `cursor` of a `Link` header's next page, as nextPageLink writes it. */
+export function cursorOfNextLink(link: string | undefined): string | undefined {
+  const target = link === undefined ? undefined : /<([^>]*)>;\s*rel="next"/.exec(link)?.[1];
+  return target === undefined
+    ? undefined
+    : (new URL(target).searchParams.get('cursor') ?? undefined);
+}
