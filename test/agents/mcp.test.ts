@@ -92,6 +92,12 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         error: expect.stringContaining('query is not an argument of search_catalog') as string,
         details: [{ field: 'query' }],
       });
+      // A typo once listed everyone's deals; now it is refused before any call is made.
+      const playerId = await call(client, 'list_transactions', { playerId: 'x' });
+      expect(errorOf(playerId)).toMatchObject({
+        code: 'validation_error',
+        details: [{ field: 'playerId' }],
+      });
       const old = await call(client, 'get_negotiation', {
         sessionId: '3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90',
       });
