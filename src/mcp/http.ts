@@ -7,7 +7,7 @@ import { injectedApi } from './api.js';
 import { compileTools, type CompiledTool, type OpenApiDocument } from './schemas.js';
 import { createMcpServer } from './server.js';
 import { toolSpecs } from './tools.js';
-import { DEFAULT_GAME_NUMBERS } from './words.js';
+import { gameNumbers } from './words.js';
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless): each POST is answered by a fresh server whose
@@ -23,7 +23,7 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     tools ??= compileTools(
       app.swagger() as unknown as OpenApiDocument,
-      toolSpecs('http', DEFAULT_GAME_NUMBERS),
+      toolSpecs('http', gameNumbers(config)),
     );
     const authorization = request.headers.authorization;
     const server = createMcpServer(tools, {

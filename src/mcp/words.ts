@@ -3,13 +3,19 @@ import { FINAL_COUNTER_ROUND, INSULT_LINE_PERCENT, MAX_ROUNDS, STRIKES } from '.
 /** How the MCP client reaches this server: it decides how a key is given. */
 export type McpTransport = 'http' | 'stdio';
 
-/** Game settings the rules text states; the service's documented defaults until it says more. */
+/** Game settings the rules text states: the running service's, or the documented defaults. */
 export interface GameNumbers {
   idleMinutes: number;
   maxActive: number;
 }
 
+/** The defaults of HAGGLE_IDLE_MINUTES and HAGGLE_MAX_ACTIVE, for a client that cannot ask. */
 export const DEFAULT_GAME_NUMBERS: GameNumbers = { idleMinutes: 15, maxActive: 3 };
+
+export const gameNumbers = (config: {
+  haggleIdleMinutes: number;
+  haggleMaxActive: number;
+}): GameNumbers => ({ idleMinutes: config.haggleIdleMinutes, maxActive: config.haggleMaxActive });
 
 const nth = (n: number) => (n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`);
 
