@@ -5,7 +5,7 @@
 import type {
   CatalogChangesTable,
   CatalogListingsTable,
-  CatalogSearchTable,
+  CatalogPostingsTable,
   CatalogTermsTable,
 } from '../modules/catalog/catalog.tables.js';
 import type {
@@ -32,7 +32,7 @@ export interface Database {
   settings: SettingsTable;
   // area A (capability discovery) tables are added below this line
   catalog_listings: CatalogListingsTable;
-  catalog_search: CatalogSearchTable;
+  catalog_postings: CatalogPostingsTable;
   catalog_terms: CatalogTermsTable;
   catalog_changes: CatalogChangesTable;
   capability_requests: CapabilityRequestsTable;

@@ -21,7 +21,7 @@ export type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] ex
   : never;
 
 export type SearchResult = Ok<'/api/catalog', 'get'>;
-export type Listing = SearchResult['items'][number];
+export type Listing = Omit<SearchResult['items'][number], 'matched'>;
 export type StoredRequest = Ok<'/api/requests/{id}', 'get'>;
 export type Player = Ok<'/api/players/{id}', 'get'>;
 export type Product = Ok<'/api/products', 'get'>[number];
