@@ -15,6 +15,7 @@ import { testDialects } from '../helpers/databases.js';
 
 interface ListingData {
   id: string;
+  use_cases?: string[];
   matched?: { term: string; fields: string[] }[];
   name: string;
   kind: string;
@@ -476,6 +477,33 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect((await search('?q=zyxwvut')).body.data.total).toBe(0);
       await syncCatalog(t.store, entries);
       expect((await t.app.inject(`/api/catalog/${removed.id}`)).statusCode).toBe(200);
+    });
+
+    it('should find listings by their use cases, active ones first among equals', async () => {
+      const entries = loadCatalogFile();
+      const useCases: Record<string, string[]> = {
+        'whisper-cpp': ['subtitle home videos on a laptop', 'transcribe audio files'],
+        vosk: ['subtitle home videos on a laptop', 'voice commands on a phone'],
+        'playwright-mcp': ['control a browser from an agent'],
+      };
+      const edited = entries.map((entry) => ({
+        ...entry,
+        ...(useCases[entry.id] === undefined ? {} : { use_cases: useCases[entry.id] }),
+        ...(entry.id === 'whisper-cpp' ? { status: 'deprecated' as const } : {}),
+      }));
+      await syncCatalog(t.store, edited);
+      const found = (await search('?q=subtitle%20my%20home%20videos')).body.data.items;
+      // The same use case on both: the active listing comes first.
+      expect(found.slice(0, 2).map((item) => item.id)).toEqual(['vosk', 'whisper-cpp']);
+      expect(found[0]?.matched).toContainEqual({
+        term: 'subtitle',
+        fields: ['use_cases'],
+      });
+      expect(
+        (await t.app.inject('/api/catalog/vosk')).json<{ data: ListingData }>().data,
+      ).toMatchObject({ use_cases: useCases.vosk });
+      await syncCatalog(t.store, entries);
+      expect((await search('?q=subtitle%20home%20videos')).body.data.items[0]?.id).not.toBe('vosk');
     });
 
     it('should record what changed when, and show it by updated_since, on the listing and in the Atom feed', async () => {

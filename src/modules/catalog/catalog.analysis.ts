@@ -23,7 +23,9 @@ export const MAX_RANKED = 300;
 const RELATIVE_CUTOFF = 0.25;
 /** Indexed terms a last word may stand for as a prefix (the most frequent ones). */
 const PREFIX_TERMS = 8;
-/** A prefix or a corrected word weighs a little less than a word as typed. */
+/** A last word in fewer listings than this also stands for the words it starts ("vec"). */
+const PREFIX_RARE = 3;
+/** A prefix weighs a little less than a word as typed. */
 const PREFIX_WEIGHT = 0.9;
 
 export interface Hit {
@@ -51,8 +53,9 @@ function nearest(terms: readonly string[], word: string): string | undefined {
 
 /**
  * Words the index does not know: the last one stands for the terms it starts (search as you
- * type); any other, or a last one that starts none, is replaced by the nearest catalog word, if
- * one is near enough. Known words, and words in a concept phrase, are never replaced.
+ * type; so does a last word in very few listings); any other, or a last one that starts none,
+ * is replaced by the nearest catalog word, if one is near enough. Known words, and words in a
+ * concept phrase, are never replaced.
  */
 async function resolveUnknown(
   store: Store,
@@ -65,11 +68,13 @@ async function resolveUnknown(
     const [typed] = group.alternatives;
     if (group.alternatives.length > 1 || typed === undefined || typed.terms.length > 1) continue;
     const term = typed.terms[0] ?? '';
-    if (lists.has(term)) continue;
-    if (i === groups.length - 1) {
+    const known = lists.get(term);
+    const last = i === groups.length - 1;
+    if (known !== undefined && !(last && known.df < PREFIX_RARE)) continue;
+    if (last) {
       const starting = await termsStartingWith(store.db, group.words, 200);
       const terms = starting
-        .filter((row) => !row.term.startsWith('='))
+        .filter((row) => row.term !== term)
         .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
         .slice(0, PREFIX_TERMS)
         .map((row) => row.term);
@@ -84,7 +89,7 @@ async function resolveUnknown(
         continue;
       }
     }
-    if (!/^[a-z]+$/.test(group.words)) continue;
+    if (known !== undefined || !/^[a-z]+$/.test(group.words)) continue;
     cache.terms ??= await allTerms(store.db);
     const fix = nearest(cache.terms, group.words);
     if (fix === undefined) continue;
