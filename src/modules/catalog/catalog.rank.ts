@@ -28,6 +28,42 @@ export interface Scored {
   matchedOf(seqs: readonly number[]): Map<number, { term: string; fields: Field[] }[]>;
 }
 
+/**
+ * Arrays indexed by seq, kept between queries (a catalog of 100,000 listings would otherwise
+ * allocate and clear megabytes per query); each query leaves them as it found them. Ranking
+ * is synchronous, so no two queries share them at once.
+ */
+function scratchFor(size: number) {
+  if (scratch === undefined || scratch.total.length < size) {
+    const n = Math.max(size, Math.ceil((scratch?.total.length ?? 0) * 1.5), 1024);
+    scratch = {
+      total: new Float64Array(n),
+      status: new Uint16Array(n),
+      sum: new Float64Array(n),
+      count: new Uint8Array(n),
+      mask: new Uint16Array(n),
+      best: new Float64Array(n),
+      bestAlt: new Int16Array(n).fill(-1),
+      bestMask: new Uint16Array(n),
+      isNamed: new Uint8Array(n),
+    };
+  }
+  return scratch;
+}
+let scratch:
+  | {
+      total: Float64Array;
+      status: Uint16Array;
+      sum: Float64Array;
+      count: Uint8Array;
+      mask: Uint16Array;
+      best: Float64Array;
+      bestAlt: Int16Array;
+      bestMask: Uint16Array;
+      isNamed: Uint8Array;
+    }
+  | undefined;
+
 /** BM25's idf of a term in `df` of `size` listings. */
 const idf = (df: number, size: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
 
@@ -45,15 +81,8 @@ export function rank(
 ): Scored {
   let top = 0;
   for (const list of lists.values()) for (const seq of list.seqs) top = Math.max(top, seq);
-  const n = top + 1;
-  const total = new Float64Array(n);
-  const status = new Uint16Array(n);
-  const sum = new Float64Array(n);
-  const count = new Uint8Array(n);
-  const mask = new Uint16Array(n);
-  const best = new Float64Array(n);
-  const bestAlt = new Int16Array(n).fill(-1);
-  const bestMask = new Uint16Array(n);
+  for (const list of named) for (const seq of list.seqs) top = Math.max(top, seq);
+  const { total, status, sum, count, mask, best, bestAlt, bestMask, isNamed } = scratchFor(top + 1);
   const touched: number[] = [];
   const perGroup: { seqs: number[]; alts: number[]; masks: number[] }[] = [];
   let truncated = false;
@@ -111,13 +140,15 @@ export function rank(
     perGroup.push(record);
   }
 
-  const isNamed = new Uint8Array(n);
-  for (const list of named) for (const seq of list.seqs) if (seq < n) isNamed[seq] = 1;
+  for (const list of named) for (const seq of list.seqs) isNamed[seq] = 1;
   const candidates = touched.map((seq) => ({
     seq,
     named: isNamed[seq] as number,
     score: (total[seq] as number) * statusWeight(status[seq] as number),
   }));
+  // Scratch arrays are handed back zeroed (bestAlt at -1) for the next query.
+  for (const seq of touched) total[seq] = 0;
+  for (const list of named) for (const seq of list.seqs) isNamed[seq] = 0;
   return {
     candidates,
     truncated,
