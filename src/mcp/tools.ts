@@ -49,8 +49,10 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'search_catalog',
     title: 'Search the capability catalog',
     description:
-      'Search documented tools, agents and frameworks (name, summary, description, categories, protocols, limitations). ' +
-      'Every word of `q` must match, ignoring case and accents; the last word also matches as a prefix. ' +
+      'Search documented tools, agents and frameworks (name, aliases, use cases, summary, categories, description, protocols, limitations). ' +
+      '`q` may be a need in plain words ("transcribe recordings offline") or keywords: results are ranked by relevance and not every word has to match; ' +
+      'each hit says in `matched` which words it matched in which fields. A word in no listing may be corrected (`corrected_query`). ' +
+      'When few listings fit, the answer names `related_categories` and a ready `capability_request` to file. ' +
       'Filter by `kind`, `category` or `protocol` (e.g. `mcp`, `openapi`, `python`). Each listing carries where its facts come from ' +
       '(`provenance`), how authentication works and its limitations. For more results, call again with `cursor` set to `next_cursor` ' +
       'and the same filters. Use this before recommending a tool, and file a request when nothing fits.',
