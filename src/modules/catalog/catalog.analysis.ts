@@ -19,6 +19,8 @@ import { queryPlan, type QueryGroup } from './catalog.concepts.js';
 
 /** Listings ranked, filtered, counted and faceted at most; beyond, totals are estimates. */
 export const MAX_RANKED = 300;
+/** How many times MAX_RANKED candidates a search with filters tests against them. */
+const FILTER_FACTOR = 10;
 /** With several groups, a match must score this share of the best match's score. */
 const RELATIVE_CUTOFF = 0.25;
 /** Indexed terms a last word may stand for as a prefix (the most frequent ones). */
@@ -157,9 +159,12 @@ export async function analyse(
   const byRank = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
     b.named - a.named || b.score - a.score;
   ranked.sort((a, b) => byRank(a, b) || a.seq - b.seq);
-  const estimate = scored.truncated || ranked.length > MAX_RANKED;
+  // With filters, more of the best candidates are tested, so that a narrow filter still finds
+  // its matches among them; the best MAX_RANKED that pass are kept.
+  const filtered = Object.values(filter).some((value) => value !== undefined);
+  const tested = filtered ? MAX_RANKED * FILTER_FACTOR : MAX_RANKED;
   const matches = ranked.length;
-  ranked = ranked.slice(0, MAX_RANKED);
+  ranked = ranked.slice(0, tested);
   const facts = new Map(
     (
       await listingFacts(
@@ -169,10 +174,12 @@ export async function analyse(
       )
     ).map((f) => [f.seq, f]),
   );
-  const kept = ranked.filter((hit) => {
+  const passing = ranked.filter((hit) => {
     const row = facts.get(hit.seq);
     return row !== undefined && passes(row, filter);
   });
+  const estimate = scored.truncated || matches > tested || passing.length > MAX_RANKED;
+  const kept = passing.slice(0, MAX_RANKED);
   const order = (hit: { seq: number }) => facts.get(hit.seq) as ListingFacts;
   kept.sort(
     (a, b) =>
@@ -195,12 +202,12 @@ export async function analyse(
     else combination.n += 1;
   }
   const { facets } = summarise([...combinations.values()]);
-  const share = ranked.length === 0 ? 0 : kept.length / ranked.length;
+  const share = ranked.length === 0 ? 0 : passing.length / ranked.length;
   const matched = scored.matchedOf(kept.map((hit) => hit.seq));
   return {
     hits: kept.map(({ seq }) => ({ seq, matched: matched.get(seq) ?? [] })),
     total: estimate
-      ? Math.max(kept.length, Math.round(share * Math.max(matches, scored.widest)))
+      ? Math.max(passing.length, Math.round(share * Math.max(matches, scored.widest)))
       : kept.length,
     total_is_estimate: estimate,
     facets,
