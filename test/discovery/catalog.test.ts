@@ -479,6 +479,27 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect((await t.app.inject(`/api/catalog/${removed.id}`)).statusCode).toBe(200);
     });
 
+    it('should estimate the total of a term in more listings than a search reads', async () => {
+      const entries = loadCatalogFile();
+      const copies = Array.from({ length: 1200 }, (_, i) => {
+        const base = entries[i % entries.length] as ListingEntry;
+        return i < entries.length
+          ? base
+          : { ...base, id: `${base.id}-${i}`, name: `${base.name} ${i}` };
+      });
+      await syncCatalog(t.store, copies);
+      const common = (await search('?q=agent&limit=5')).body.data;
+      expect(common.total_is_estimate).toBe(true);
+      expect(common.total).toBeGreaterThan(300);
+      expect(common.count).toBe(5);
+      const rare = (await search('?q=qdrant')).body.data;
+      expect(rare.total_is_estimate).toBe(false);
+      expect(rare.total).toBe(copies.filter((entry) => entry.id.startsWith('qdrant')).length);
+      expect(rare.items[0]?.id).toBe('qdrant');
+      await syncCatalog(t.store, entries);
+      expect((await search('?q=agent')).body.data.total_is_estimate).toBe(false);
+    });
+
     it('should find listings by their use cases, active ones first among equals', async () => {
       const entries = loadCatalogFile();
       const useCases: Record<string, string[]> = {

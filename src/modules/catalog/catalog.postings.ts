@@ -87,10 +87,11 @@ export async function updatePostings(
   const rows = (function* () {
     for (const [term, list] of lists) {
       const more = added.get(term);
-      if (more !== undefined) {
-        list.seqs.push(...more.seqs);
-        list.weights.push(...more.weights);
-        list.masks.push(...more.masks);
+      // (A loop, not push(...): a common term's new postings may exceed an argument list.)
+      for (let i = 0; i < (more?.seqs.length ?? 0); i++) {
+        list.seqs.push(more?.seqs[i] ?? 0);
+        list.weights.push(more?.weights[i] ?? 0);
+        list.masks.push(more?.masks[i] ?? 0);
       }
       const df = list.seqs.length;
       if (df === 0) continue;
