@@ -821,7 +821,7 @@ export interface operations {
                             suggestions: string[];
                             /** @description All listings matching the query and filters; an estimate when `total_is_estimate`. */
                             total: number;
-                            /** @description True when a search with words matches more than is ranked (a query term in more than 1,000 listings, or over 300 matches): `total` is then estimated, `facets` count the best 300 matches, and pages end there. */
+                            /** @description True when a search with words matches more than is ranked (a query term in more than 500 listings, or over 300 matches): `total` is then estimated, `facets` count the best 300 matches, and pages end there. */
                             total_is_estimate: boolean;
                         };
                         /** @enum {boolean} */

@@ -4,7 +4,7 @@ import type { Dialect } from '../database.js';
 /**
  * Catalog search ranks in the service from a postings index kept at every catalog sync, the
  * same on both databases (docs/discovery.md, "Ranking"): for each term (a stem, or `=` and a
- * whole name), its listings' weights, heaviest first, in blocks of 1,000. The full-text index
+ * whole name), its listings' weights, heaviest first, in blocks of 500. The full-text index
  * of FTS5 and PostgreSQL's tsvector, and the word columns they were built from, are no longer
  * read, so they go (with PostgreSQL's word columns). The next start rewrites every listing (the sync's index format changed),
  * which fills the new table.

@@ -18,7 +18,7 @@ type Db = Kysely<Database>;
  * Postings per stored block. A query reads only each term's first block: the BLOCK listings
  * the term weighs most in. A term in more listings than that makes the total an estimate.
  */
-export const BLOCK = 1000;
+export const BLOCK = 500;
 
 /** Terms per statement when reading or deleting. */
 const TERMS = 200;

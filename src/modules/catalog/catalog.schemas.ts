@@ -227,7 +227,7 @@ export const SearchResult = Type.Object({
     description: `All listings matching the query and filters; an estimate when \`total_is_estimate\`.`,
   }),
   total_is_estimate: Type.Boolean({
-    description: `True when a search with words matches more than is ranked (a query term in more than 1,000 listings, or over ${MAX_RANKED} matches): \`total\` is then estimated, \`facets\` count the best ${MAX_RANKED} matches, and pages end there.`,
+    description: `True when a search with words matches more than is ranked (a query term in more than 500 listings, or over ${MAX_RANKED} matches): \`total\` is then estimated, \`facets\` count the best ${MAX_RANKED} matches, and pages end there.`,
   }),
   facets: Type.Object(
     {

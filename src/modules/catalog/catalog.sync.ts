@@ -33,7 +33,7 @@ const sha256 = (text: string) => hash('sha256', text, 'hex');
  * Part of every content hash: bump it when the indexed words are derived differently, so the
  * next start rewrites every listing.
  */
-const INDEX_FORMAT = 'search-2';
+const INDEX_FORMAT = 'search-3';
 
 /** The hash of a catalog file's bytes, as stored once the file is loaded. */
 export const catalogFileHash = (bytes: Buffer): string =>

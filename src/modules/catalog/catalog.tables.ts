@@ -16,7 +16,7 @@ export interface CatalogListingsTable {
 }
 
 /**
- * The search index (migration 0015): a term's postings, heaviest first, in blocks of 1,000
+ * The search index (migration 0015): a term's postings, heaviest first, in blocks of 500
  * (catalog.index.ts encodes them). `df` is the number of listings with the term.
  */
 export interface CatalogPostingsTable {
