@@ -1,7 +1,10 @@
 /**
- * The relevance bar of catalog search: the judged queries of `search-queries.json` (written from
- * the catalog data: for each query, the listings a person would want to see) run against the
- * API, scored by MRR@10 and recall@10. Used by `npm run bench:search` and by the CI test.
+ * The relevance bars of catalog search, run against the API: the judged keyword queries of
+ * `search-queries.json` (for each query, the listings a person would want to see), scored by
+ * MRR@10 and recall@10; and the plain-language needs of `judged-needs.json` (written before the
+ * ranking was tuned, each with the listings that fit it), split in two: ranking is tuned on the
+ * `tune` half only, and reported on the `held` half: share with a fit in the top 3, MRR@10, and
+ * needs with an empty answer. Used by `npm run bench:search` and by the CI tests.
  */
 import { readFileSync } from 'node:fs';
 
@@ -33,6 +36,29 @@ export const judgedQueries = (): JudgedQuery[] =>
   JSON.parse(
     readFileSync(new URL('./search-queries.json', import.meta.url), 'utf8'),
   ) as JudgedQuery[];
+
+export type Split = 'tune' | 'held';
+
+/** The judged needs of one half, as queries. */
+export const judgedNeeds = (split: Split): JudgedQuery[] =>
+  (
+    JSON.parse(readFileSync(new URL('./judged-needs.json', import.meta.url), 'utf8')) as {
+      need: string;
+      relevant: string[];
+      split: Split;
+    }[]
+  )
+    .filter((need) => need.split === split)
+    .map(({ need, relevant }) => ({ q: need, relevant }));
+
+/** Share of queries with a relevant listing in the top 3, and how many got no result at all. */
+export function needScores(relevance: Relevance): { top3: number; empty: number } {
+  const hits = relevance.scores.filter((score) => score.reciprocalRank >= 1 / 3).length;
+  return {
+    top3: hits / relevance.scores.length,
+    empty: relevance.scores.filter((score) => score.top.length === 0).length,
+  };
+}
 
 /** Anything that answers `GET /api/catalog?…` (a Fastify app's inject). */
 export type Search = (path: string) => Promise<{ items: { id: string }[] }>;

@@ -1,6 +1,7 @@
 /**
- * Catalog search, measured: relevance on the judged queries (MRR@10, recall@10, the queries that
- * miss), then start-up and latency with synthetic catalogs of growing size. Runs on SQLite, and
+ * Catalog search, measured: relevance on the judged keyword queries (MRR@10, recall@10, the
+ * queries that miss) and on the held-back half of the judged needs (top 3, MRR@10, empty
+ * answers), then start-up and latency with synthetic catalogs of growing size. Runs on SQLite, and
  * on PostgreSQL too when TEST_DATABASE_URL names a server (it creates and drops its databases).
  *
  *   npm run bench:search                    # relevance + latency at 76 / 10,000 / 100,000
@@ -25,7 +26,7 @@ import type { ListingEntry } from '../src/modules/catalog/catalog.schemas.js';
 import { seedCatalogFile } from '../src/modules/catalog/catalog.seeder.js';
 import { forgetSearches } from '../src/modules/catalog/catalog.cache.js';
 import { createTestDatabase, testDialects, type DialectName } from '../test/helpers/databases.js';
-import { describeQuery, failing, judge } from './search-relevance.js';
+import { describeQuery, failing, judge, judgedNeeds, needScores } from './search-relevance.js';
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +62,20 @@ async function relevance(dialect: DialectName): Promise<void> {
         `  RR ${miss.reciprocalRank.toFixed(2)} recall ${miss.recall.toFixed(2)}  ${describeQuery(miss.query)}  → ${miss.top.slice(0, 5).join(', ') || '(nothing)'}  wanted ${miss.query.relevant.slice(0, 5).join(', ')}`,
       );
     }
+    // Needs: the held-back half only (ranking is tuned on the other).
+    const needs = await judge(
+      async (path) => (await app.inject(path)).json<{ data: { items: { id: string }[] } }>().data,
+      judgedNeeds('held'),
+    );
+    const { top3, empty } = needScores(needs);
+    console.log(
+      `${dialect}: ${needs.scores.length} held-back needs  top 3 ${(top3 * 100).toFixed(1)} %  MRR@10 ${needs.mrr.toFixed(3)}  empty ${empty}`,
+    );
+    for (const miss of needs.scores.filter((score) => score.reciprocalRank < 1 / 3)) {
+      console.log(
+        `  RR ${miss.reciprocalRank.toFixed(2)}  ${describeQuery(miss.query)}  → ${miss.top.slice(0, 3).join(', ') || '(nothing)'}`,
+      );
+    }
   } finally {
     await app.close();
     await store.close();
@@ -93,23 +108,38 @@ const WORKLOADS: [string, string][] = [
   ['word + filter', 'q=server&protocol=mcp'],
 ];
 
+/** Words of the catalog, rare and common: the uncached rows search a different one each time. */
+const WORDS = (
+  'agent vector browser transcription server search python memory evaluation workflow pdf ' +
+  'markdown speech crawler gateway embeddings tracing review terminal database audio api ' +
+  'open source local cloud models graph retrieval testing prompts guardrails'
+).split(' ');
+const VARIED: [string, (i: number) => string][] = [
+  ['one word, varied', (i) => `q=${WORDS[i % WORDS.length] ?? ''}`],
+  [
+    'two words, varied',
+    (i) => `q=${WORDS[i % WORDS.length] ?? ''}%20${WORDS[(i * 7 + 3) % WORDS.length] ?? ''}`,
+  ],
+];
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 async function timeRequests(
   app: App,
-  path: string,
+  path: string | ((i: number) => string),
   count: number,
   before?: () => void,
 ): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     before?.();
+    const url = typeof path === 'string' ? path : path(i);
     const started = process.hrtime.bigint();
-    const response = await app.inject(path);
+    const response = await app.inject(url);
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
-    if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
+    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
   }
   return times.sort((a, b) => a - b);
 }
@@ -175,6 +205,21 @@ async function latency(dialect: DialectName, size: number): Promise<void> {
           `${percentile(times, 50).toFixed(1)} / ${percentile(times, 99).toFixed(1)} ms`;
         console.log(
           `  ${label.padEnd(24)} ${String(total).padStart(7)}  ${ms(warm).padStart(19)}  ${ms(cold).padStart(21)}`,
+        );
+      }
+      // Uncached: a different query each time, with the answer cache emptied before each.
+      for (const [label, query] of VARIED) {
+        const cold = await timeRequests(
+          app,
+          (i) => `/api/catalog?${query(i)}`,
+          200,
+          () => {
+            forgetSearches(store);
+          },
+        );
+        const ms = `${percentile(cold, 50).toFixed(1)} / ${percentile(cold, 99).toFixed(1)} ms`;
+        console.log(
+          `  ${label.padEnd(24)} ${'—'.padStart(7)}  ${'—'.padStart(19)}  ${ms.padStart(21)}`,
         );
       }
     } finally {

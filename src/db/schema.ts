@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type {
   CatalogChangesTable,
   CatalogListingsTable,
-  CatalogSearchTable,
+  CatalogPostingsTable,
   CatalogTermsTable,
 } from '../modules/catalog/catalog.tables.js';
 import type {
@@ -33,7 +33,7 @@ export interface Database {
   settings: SettingsTable;
   // area A (capability discovery) tables are added below this line
   catalog_listings: CatalogListingsTable;
-  catalog_search: CatalogSearchTable;
+  catalog_postings: CatalogPostingsTable;
   catalog_terms: CatalogTermsTable;
   catalog_changes: CatalogChangesTable;
   capability_requests: CapabilityRequestsTable;

@@ -51,7 +51,9 @@ export function toolSpecs(transport: McpTransport, game: GameNumbers): ToolSpec[
       name: 'search_catalog',
       title: 'Search the capability catalog',
       description:
-        'Search documented tools, agents and frameworks. Every word of `q` must match (the last also as a prefix), ignoring case and accents. ' +
+        '`q` may be a need in plain words ("transcribe recordings offline") or keywords: ranked by relevance, not every word has to match, ' +
+        'and each hit says in `matched` what it matched. A word in no listing may be corrected (`corrected_query`); when few fit, the answer ' +
+        'names `related_categories` and a ready `capability_request`. ' +
         'Filter by `kind`, `category` or `protocol` (e.g. `mcp`, `python`). Answers summaries; get_listing gives the full record ' +
         '(provenance, authentication, limitations). More: pass `next_cursor` as `cursor` with the same filters. Nothing fits? file_request.',
       method: 'GET',
@@ -60,7 +62,7 @@ export function toolSpecs(transport: McpTransport, game: GameNumbers): ToolSpec[
       annotations: read,
       defaults: { limit: 10 },
       view: {
-        itemFields: ['id', 'name', 'kind', 'summary', 'categories', 'status'],
+        itemFields: ['id', 'name', 'kind', 'summary', 'categories', 'status', 'matched'],
         omit: ['facets'],
       },
     },

@@ -2,9 +2,12 @@ import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { loadCatalogFile } from '../../src/modules/catalog/catalog.loader.js';
-import { matchSummary, searchPage } from '../../src/modules/catalog/catalog.search.repository.js';
+import {
+  filterPage,
+  listingFactsQuery,
+  matchSummary,
+} from '../../src/modules/catalog/catalog.search.repository.js';
 import { syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
-import { queryGroups } from '../../src/modules/catalog/catalog.text.js';
 import { suiteStore, testDialects } from '../helpers/databases.js';
 
 /**
@@ -33,7 +36,7 @@ describe.each(testDialects)('catalog name order (%s)', (dialect) => {
     expect(plan).not.toMatch(/Sort|TEMP B-TREE/);
   });
 
-  // The keys of a page by filters alone (searchPage): every listing walked past is tested in the
+  // The keys of a page by filters alone (filterPage): every listing walked past is tested in the
   // index, never read from the table (migration 0010).
   it.each([
     ['catalog_listings_order', sql``],
@@ -64,9 +67,10 @@ describe.each(testDialects)('catalog name order (%s)', (dialect) => {
 });
 
 /**
- * SQLite: a search with words counts, ranks and pages every match; the columns it needs are read
- * from `catalog_listings_matches` (migration 0011), not from the table's wide rows. The planner
- * takes that index once the sync has gathered statistics.
+ * SQLite: a search with words reads the facts of its ranked listings (filters, facets, name
+ * order) from `catalog_listings_matches` (migration 0011), not from the table's wide rows; a
+ * page by filters reads only its own rows from the table. The planner takes that index once the
+ * sync has gathered statistics.
  */
 describe.runIf(testDialects.includes('sqlite'))('catalog matches read from an index', () => {
   const store = suiteStore('sqlite', async (opened) => {
@@ -74,29 +78,23 @@ describe.runIf(testDialects.includes('sqlite'))('catalog matches read from an in
     await syncCatalog(opened, loadCatalogFile());
   });
 
-  const planOf = async (query: Compilable) => {
-    const { sql: text, parameters } = query.compile();
+  const planOf = async (query: Compilable | CompiledQuery) => {
+    const { sql: text, parameters } = 'compile' in query ? query.compile() : query;
     const { rows } = await store().db.executeQuery<{ detail: string }>(
       CompiledQuery.raw(`explain query plan ${text}`, [...parameters]),
     );
     return rows.map((row) => row.detail).join('\n');
   };
-  const words = {
-    groups: queryGroups(['coding', 'agent']),
-    exactKey: 'code agent',
-    kind: 'agent',
-  };
 
-  it('should count and facet the matches from the index alone', async () => {
-    const plan = await planOf(matchSummary(store().db, 'sqlite', words));
-    expect(plan).toMatch(/SEARCH l USING COVERING INDEX catalog_listings_matches \(seq=\?[ )]/);
-    expect(plan).not.toMatch(/INTEGER PRIMARY KEY/);
+  it('should read the facts of ranked listings from the index alone', async () => {
+    const plan = await planOf(listingFactsQuery('sqlite', [1, 5, 9]).compile(store().db));
+    expect(plan).toMatch(/USING COVERING INDEX catalog_listings_matches \(seq=\?[ )]/);
   });
 
-  it('should rank the matches from the index and read only the page from the table', async () => {
-    const plan = await planOf(searchPage(store().db, 'sqlite', words, { offset: 0, limit: 21 }));
-    expect(plan).toMatch(/SEARCH l USING COVERING INDEX catalog_listings_matches \(seq=\?[ )]/);
-    // The page's own rows, by key.
+  it('should count by filters and date from the index, and read only the page from the table', async () => {
+    const filter = { kind: 'agent', updatedSince: '2000-01-01T00:00:00.000Z' };
+    expect(await planOf(matchSummary(store().db, filter))).not.toMatch(/INTEGER PRIMARY KEY/);
+    const plan = await planOf(filterPage(store().db, 'sqlite', filter, { offset: 0, limit: 21 }));
     expect(plan).toMatch(/SEARCH l USING INTEGER PRIMARY KEY \(rowid=\?\)/);
   });
 });

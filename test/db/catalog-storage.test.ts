@@ -50,7 +50,7 @@ describe('SQLite search index upgrade (0008_catalog_storage)', () => {
         where id = ${id}`.execute(store.db);
     }
 
-    await migrateToLatest(store);
+    expect((await migrator.migrateTo('0008_catalog_storage')).error).toBeUndefined();
 
     const found = await sql<{ id: string }>`select l.id from catalog_listings l
       join catalog_search s on s.rowid = l.seq where catalog_search match ${'"zyxwvut"'}`.execute(
@@ -65,6 +65,16 @@ describe('SQLite search index upgrade (0008_catalog_storage)', () => {
       name: string;
     }>`select name from pragma_table_info('catalog_listings')`.execute(store.db);
     expect(columns.rows.map((column) => column.name)).not.toContain('body_words');
+
+    // Migration 0015 replaces the full-text index by the postings the next sync writes.
+    await migrateToLatest(store);
+    const tables = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'table' and name like 'catalog_%'`.execute(
+      store.db,
+    );
+    expect(tables.rows.map((table) => table.name)).toContain('catalog_postings');
+    expect(tables.rows.map((table) => table.name)).not.toContain('catalog_search');
   });
 });
 

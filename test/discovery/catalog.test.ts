@@ -15,6 +15,8 @@ import { testDialects } from '../helpers/databases.js';
 
 interface ListingData {
   id: string;
+  use_cases?: string[];
+  matched?: { term: string; fields: string[] }[];
   name: string;
   kind: string;
   categories: string[];
@@ -37,6 +39,8 @@ interface Page {
   facets: Record<'kind' | 'category' | 'protocol', Record<string, number>>;
   corrected_query: string | null;
   suggestions: string[];
+  related_categories: { category: string; listings: number }[];
+  total_is_estimate: boolean;
   capability_request: { method: string; url: string; body: { kind: string; task: string } } | null;
 }
 interface ListingChange {
@@ -48,27 +52,28 @@ interface ListingChange {
 }
 
 /**
- * Queries and what must come first (or, where two listings tie on relevance in one engine and
- * not the other, exactly which listings match). Both dialects must give these same answers.
+ * Queries and what must come first (or which listings the first results are, in any order, or
+ * exactly which listings match). Both dialects must give these same answers.
  */
-const searchTable: { q: string; top?: string; only?: string[] }[] = [
+const searchTable: { q: string; top?: string; first?: string[]; only?: string[] }[] = [
   { q: 'langchain', top: 'langchain' }, // exact name before LangChain4j
   { q: 'LANGGRAPH', top: 'langgraph' }, // case
   { q: 'Playwright', top: 'playwright' },
   { q: 'playw', top: 'playwright-mcp' }, // prefix: names matching first, then by name
   { q: 'fastm', only: ['fastmcp', 'mcp-python-sdk'] }, // prefix, in a name and a description
   { q: 'Qdránt', only: ['qdrant'] }, // accents ignored
-  { q: 'ELASTIC LICENSE', only: ['arize-phoenix'] }, // words from limitations
+  { q: 'ELASTIC LICENSE', top: 'arize-phoenix' }, // words from limitations
   { q: 'knowledge graph', top: 'mcp-server-memory' }, // words from a description
-  { q: 'prompt injection', only: ['llm-guard', 'nemo-guardrails', 'promptfoo'] }, // and 'jailbreak'
+  { q: 'prompt injection', first: ['guardrails-ai', 'llm-guard', 'nemo-guardrails'] }, // a concept
   { q: 'sandbox docker', top: 'openhands' },
   { q: 'faithfulness', only: ['ragas'] },
   { q: 'hugging face', top: 'smolagents' },
-  { q: 'openapi lint', only: ['redocly-cli', 'spectral'] },
+  { q: 'openapi lint', top: 'redocly-cli' }, // both words first, then either
+  { q: 'is there something that lets me lint openapi', top: 'redocly-cli' }, // scaffolding ignored
   { q: 'a2a', top: 'a2a-python-sdk' }, // a protocol
-  { q: 'gpt-researcher', only: ['gpt-researcher'] }, // punctuation splits words
+  { q: 'gpt-researcher', top: 'gpt-researcher' }, // punctuation splits words
   { q: 'NEAR', only: ['pgvector', 'qdrant'] }, // FTS5 operator, searched as a word
-  { q: 'langchain OR crewai', only: ['crewai', 'docling'] }, // OR is a word, not an operator
+  { q: 'langchain OR crewai', first: ['crewai', 'docling', 'langchain'] }, // not an operator
   { q: 'ollama*', only: ['ollama'] }, // * is not a wildcard of its own
   { q: '"zzqq"', only: [] },
   { q: 'qqzz:yyxx', only: [] }, // a column filter in FTS5 syntax
@@ -110,11 +115,13 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
 
     it.each(searchTable)(
       'should answer $q the same on every database',
-      async ({ q, top, only }) => {
+      async ({ q, top, first, only }) => {
         const { status, body } = await search(`?q=${encodeURIComponent(q)}&limit=50`);
         expect(status).toBe(200);
         const ids = body.data.items.map((item) => item.id);
         if (top !== undefined) expect(ids[0]).toBe(top);
+        if (first !== undefined)
+          expect(ids.slice(0, first.length).sort()).toEqual([...first].sort());
         if (only !== undefined) expect([...ids].sort()).toEqual([...only].sort());
       },
     );
@@ -145,7 +152,12 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       const one = await t.app.inject('/api/catalog/qdrant');
       expect(one.statusCode).toBe(200);
       const { history, ...page } = one.json<{ data: ListingData & { history: unknown[] } }>().data;
-      expect(page).toEqual(listing);
+      const { matched, ...hit } = listing ?? { matched: [] };
+      expect(page).toEqual(hit);
+      // A hit says why it was found: which words matched in which fields.
+      expect(matched).toEqual([
+        { term: 'qdrant', fields: expect.arrayContaining(['name', 'aliases']) as string[] },
+      ]);
       expect(history).toEqual([expect.objectContaining({ listing_id: 'qdrant', change: 'added' })]);
     });
 
@@ -230,13 +242,28 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       );
     });
 
-    it('should correct a misspelt name and say so', async () => {
+    it('should correct a misspelt name and say so, still offering the request', async () => {
       const { body } = await search('?q=playwrite');
       expect(body.data.corrected_query).toBe('playwright');
       expect(body.data.items[0]?.id).toBe('playwright');
+      expect(body.data.items[0]?.matched?.[0]?.term).toBe('playwright');
       expect(body.data.suggestions).toEqual(['playwright']);
-      expect(body.data.capability_request).toBeNull();
+      expect(body.data.capability_request?.body.task).toBe('A capability for: playwrite');
       expect((await search('?q=playwright')).body.data.corrected_query).toBeNull();
+      expect((await search('?q=playwright')).body.data.capability_request).toBeNull();
+    });
+
+    it('should never replace a word the catalog contains, nor a name close to a common word', async () => {
+      // 'langsmith' is a name; 'sglang', 'modal', 'cron' and 'smithery' are in no listing and
+      // are not one typo away from a catalog word.
+      for (const q of ['langsmith', 'sglang', 'modal', 'cron', 'smithery', 'sentry']) {
+        const { body } = await search(`?q=${q}`);
+        expect(body.data.corrected_query, q).toBeNull();
+      }
+      const partial = (await search('?q=sglang%20inference%20server')).body.data;
+      expect(partial.corrected_query).toBeNull();
+      expect(partial.items.map((item) => item.id)).toContain('vllm');
+      expect(partial.items[0]?.matched?.map((m) => m.term)).not.toContain('sglang');
     });
 
     it('should rank listings that are what was asked above listings about it', async () => {
@@ -308,18 +335,34 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(agents.total).toBe(body.data.facets.kind.agent);
     });
 
-    it('should point to a capability request when nothing matches, with suggestions where a shorter query finds something', async () => {
+    it('should offer a valid capability request and related categories when it finds few', async () => {
       const none = (await search('?q=zzqqxxyy')).body.data;
       expect(none).toMatchObject({ items: [], count: 0, total: 0, suggestions: [] });
       expect(none.capability_request).toEqual({
         method: 'POST',
         url: expect.stringMatching(/^https?:\/\/.+\/api\/requests$/),
-        body: { kind: 'capability', task: 'zzqqxxyy' },
+        body: { kind: 'capability', task: 'A capability for: zzqqxxyy' },
       });
-      const shorter = (await search('?q=qdrant%20zzqqxxyy')).body.data;
-      expect(shorter.corrected_query).toBe('qdrant');
-      expect(shorter.suggestions).toContain('qdrant');
-      expect(shorter.items[0]?.id).toBe('qdrant');
+      // The suggested request is accepted as it is.
+      const filed = await t.app.inject({
+        method: 'POST',
+        url: '/api/requests',
+        payload: none.capability_request?.body,
+      });
+      expect(filed.statusCode).toBe(201);
+      // Not every word has to match: the words that do still find their listings.
+      const partial = (await search('?q=qdrant%20zzqqxxyy')).body.data;
+      expect(partial.corrected_query).toBeNull();
+      expect(partial.items[0]?.id).toBe('qdrant');
+      expect(partial.capability_request?.body.task).toBe('qdrant zzqqxxyy');
+      expect(partial.related_categories).toContainEqual({
+        category: 'vector-database',
+        listings: loadCatalogFile().filter((l) => l.categories.includes('vector-database')).length,
+      });
+      expect((await search('?q=vector%20database')).body.data).toMatchObject({
+        related_categories: [],
+        capability_request: null,
+      });
     });
 
     it('should give the same answers on every database for the listing order of a query', async () => {
@@ -434,6 +477,54 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect((await search('?q=zyxwvut')).body.data.total).toBe(0);
       await syncCatalog(t.store, entries);
       expect((await t.app.inject(`/api/catalog/${removed.id}`)).statusCode).toBe(200);
+    });
+
+    it('should estimate the total of a term in more listings than a search reads', async () => {
+      const entries = loadCatalogFile();
+      const copies = Array.from({ length: 1200 }, (_, i) => {
+        const base = entries[i % entries.length] as ListingEntry;
+        return i < entries.length
+          ? base
+          : { ...base, id: `${base.id}-${i}`, name: `${base.name} ${i}` };
+      });
+      await syncCatalog(t.store, copies);
+      const common = (await search('?q=agent&limit=5')).body.data;
+      expect(common.total_is_estimate).toBe(true);
+      expect(common.total).toBeGreaterThan(300);
+      expect(common.count).toBe(5);
+      const rare = (await search('?q=qdrant')).body.data;
+      expect(rare.total_is_estimate).toBe(false);
+      expect(rare.total).toBe(copies.filter((entry) => entry.id.startsWith('qdrant')).length);
+      expect(rare.items[0]?.id).toBe('qdrant');
+      await syncCatalog(t.store, entries);
+      expect((await search('?q=agent')).body.data.total_is_estimate).toBe(false);
+    });
+
+    it('should find listings by their use cases, active ones first among equals', async () => {
+      const entries = loadCatalogFile();
+      const useCases: Record<string, string[]> = {
+        'whisper-cpp': ['subtitle home videos on a laptop', 'transcribe audio files'],
+        vosk: ['subtitle home videos on a laptop', 'voice commands on a phone'],
+        'playwright-mcp': ['control a browser from an agent'],
+      };
+      const edited = entries.map((entry) => ({
+        ...entry,
+        ...(useCases[entry.id] === undefined ? {} : { use_cases: useCases[entry.id] }),
+        ...(entry.id === 'whisper-cpp' ? { status: 'deprecated' as const } : {}),
+      }));
+      await syncCatalog(t.store, edited);
+      const found = (await search('?q=subtitle%20my%20home%20videos')).body.data.items;
+      // The same use case on both: the active listing comes first.
+      expect(found.slice(0, 2).map((item) => item.id)).toEqual(['vosk', 'whisper-cpp']);
+      expect(found[0]?.matched).toContainEqual({
+        term: 'subtitle',
+        fields: ['use_cases'],
+      });
+      expect(
+        (await t.app.inject('/api/catalog/vosk')).json<{ data: ListingData }>().data,
+      ).toMatchObject({ use_cases: useCases.vosk });
+      await syncCatalog(t.store, entries);
+      expect((await search('?q=subtitle%20home%20videos')).body.data.items[0]?.id).not.toBe('vosk');
     });
 
     it('should record what changed when, and show it by updated_since, on the listing and in the Atom feed', async () => {

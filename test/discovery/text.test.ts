@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { searchWords } from '../../src/modules/catalog/catalog.text.js';
+import { queryPlan } from '../../src/modules/catalog/catalog.concepts.js';
+import { SYNONYMS } from '../../src/modules/catalog/catalog.synonyms.js';
+import {
+  closeEnough,
+  contentWords,
+  editDistance,
+  nameKey,
+  searchWords,
+} from '../../src/modules/catalog/catalog.text.js';
 
 /** The words of a text by the Unicode rule alone (what searchWords does for any text). */
 const unicodeWords = (text: string): string[] =>
@@ -34,6 +42,79 @@ describe('search words', () => {
         expect(searchWords(text)).toEqual(unicodeWords(text));
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('concept map', () => {
+  const plan = (text: string) => queryPlan(contentWords(text));
+
+  it('should give every phrase words to find, each phrase in one line only', () => {
+    const seen = new Map<string, number>();
+    SYNONYMS.forEach((line, i) => {
+      for (const phrase of line) {
+        const key = nameKey(phrase);
+        expect(key, phrase).not.toBe('');
+        expect(seen.get(key) ?? i, `${phrase} is in two lines`).toBe(i);
+        seen.set(key, i);
+      }
+    });
+  });
+
+  it.each([
+    ['speech to text', ['transcription', 'dictation', 'audio to text']],
+    ['transcribe', ['speech to text', 'asr']],
+    ['offline', ['local', 'self hosted', 'on device']],
+    ['drive a browser', ['browser automation', 'headless browser']],
+    ['cron', ['scheduler', 'recurring jobs']],
+    ['jailbreak', ['guardrails', 'prompt injection']],
+  ])('should read %s as its concept, with its equivalents', (query, equivalents) => {
+    const [group] = plan(query);
+    expect(group?.alternatives[0]).toMatchObject({ kind: 'typed', weight: 1 });
+    const labels = group?.alternatives.map((alternative) => alternative.label) ?? [];
+    expect(labels).toEqual(expect.arrayContaining(equivalents));
+  });
+
+  it('should take the longest phrase and leave other words as they are', () => {
+    const groups = plan('I need something that does speech to text for podcasts');
+    expect(groups.map((group) => group.words)).toEqual(['speech text', 'podcasts']);
+    expect(groups[1]?.alternatives).toHaveLength(1);
+  });
+});
+
+describe('corrections', () => {
+  it.each([
+    ['playwrite', 'playwright'],
+    ['vectr', 'vector'],
+    ['agnet', 'agent'],
+    ['transcripton', 'transcription'],
+    ['embedings', 'embeddings'],
+  ])('should take %s for %s', (word, term) => {
+    expect(closeEnough(word, term)).toBeDefined();
+  });
+
+  it.each([
+    ['sglang', 'lang'],
+    ['modal', 'model'],
+    ['modal', 'mode'],
+    ['sentry', 'sentence'],
+    ['cron', 'cross'],
+    ['smithery', 'smith'],
+    ['smithery', 'langsmith'],
+    ['llama', 'whisper'],
+  ])('should not take %s for %s', (word, term) => {
+    expect(closeEnough(word, term)).toBeUndefined();
+  });
+
+  it('should count edits, a swap of neighbours as one', () => {
+    expect(editDistance('agnet', 'agent')).toBe(1);
+    expect(editDistance('playwrite', 'playwright')).toBe(3);
+    expect(editDistance('', 'abc')).toBe(3);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), (a, b) => {
+        expect(editDistance(a, b)).toBe(editDistance(b, a));
+        expect(editDistance(a, a)).toBe(0);
+      }),
     );
   });
 });

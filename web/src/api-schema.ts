@@ -681,7 +681,7 @@ export interface operations {
                 limit?: number;
                 /** @description Matches any protocol, ignoring case. */
                 protocol?: string;
-                /** @description Words to find in name, aliases, summary, description, kind, categories, protocols and limitations. Every word must match (the last also as a prefix) in any form (plural, singular, -ing…), ignoring case, accents and words such as "which" or "for"; phrases of the synonym table match their equivalents. See docs/discovery.md. */
+                /** @description A need in plain words or keywords. Ranked by relevance (BM25F): a listing matching more of the meaningful words, and rarer ones, ranks higher, and not every word has to match; name, aliases and id weigh most, then use cases, summary and categories, then the description, protocols and limitations. Words are matched in any form (plural, singular, -ing…), ignoring case and accents; stop words and question scaffolding ("I need something that…") are ignored; phrases of the concept map also find their equivalents (speech to text ≈ transcription ≈ dictation); the last word also matches as a prefix. A word the catalog does not contain may be corrected to a close catalog word (see `corrected_query`). See docs/discovery.md. */
                 q?: string;
                 /** @description Only listings added or changed after this time (ISO 8601). */
                 updated_since?: string;
@@ -700,7 +700,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description On zero results: how to ask for the missing capability (a request you complete and send). */
+                            /** @description When a search with words finds 3 or fewer listings, or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters). */
                             capability_request: {
                                 body: {
                                     /** @enum {string} */
@@ -712,11 +712,11 @@ export interface operations {
                                 /** Format: uri */
                                 url: string;
                             } | null;
-                            /** @description When `q` matched nothing and a spelling fix of names and aliases did: the query whose results these are. */
+                            /** @description When a word of `q` is in no listing and a close catalog word was used instead: the query whose results these are. Words that match something, and so product names and ids in the catalog, are never corrected. */
                             corrected_query: string | null;
                             /** @description Items in this page. */
                             count: number;
-                            /** @description Counts over all matches of the current query and filters. */
+                            /** @description Counts over the matches of the current query and filters. */
                             facets: {
                                 /** @description Matching listings by category (only values with at least one). */
                                 category: {
@@ -774,6 +774,12 @@ export interface operations {
                                 kind: "tool" | "agent" | "framework";
                                 /** @description Honest limits, each a readable sentence. */
                                 limitations: string[];
+                                /** @description Why this result: each part of the query it matched and in which fields (empty for a search without words). */
+                                matched: {
+                                    fields: ("name" | "aliases" | "use_cases" | "summary" | "categories" | "description" | "protocols" | "limitations")[];
+                                    /** @description A query word or phrase as typed, its correction, or the concept-map equivalent that was found. */
+                                    term: string;
+                                }[];
                                 name: string;
                                 /**
                                  * @description Lower-case: mcp, openapi, a2a, rest, graphql, grpc, python, typescript, cli, …
@@ -811,15 +817,32 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 updated_at: string;
+                                /**
+                                 * @description Plain-language needs it answers, e.g. "transcribe audio files"; search weighs them between the name and the description.
+                                 * @example [
+                                 *       "transcribe audio files",
+                                 *       "subtitles for videos"
+                                 *     ]
+                                 */
+                                use_cases?: string[];
                                 version: string | null;
                             }[];
                             limit: number;
                             /** @description Pass as `cursor` for the next page; null on the last page. */
                             next_cursor: string | null;
-                            /** @description Queries that would find something (did you mean), when `q` found nothing as typed. */
+                            /** @description When a search with words finds 3 or fewer listings: categories related to the query, most related first. */
+                            related_categories: {
+                                /** @description A value for the `category` filter. */
+                                category: string;
+                                /** @description Listings in it. */
+                                listings: number;
+                            }[];
+                            /** @description Other queries to try (did you mean): the corrected query, when there is one. */
                             suggestions: string[];
-                            /** @description All listings matching the query and filters. */
+                            /** @description All listings matching the query and filters; an estimate when `total_is_estimate`. */
                             total: number;
+                            /** @description True when a search with words matches more than is ranked (a query term in more than 500 listings, or over 300 matches): `total` is then estimated, `facets` count the best 300 matches, and pages end there. */
+                            total_is_estimate: boolean;
                         };
                         /** @enum {boolean} */
                         success: true;
@@ -971,6 +994,14 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             updated_at: string;
+                            /**
+                             * @description Plain-language needs it answers, e.g. "transcribe audio files"; search weighs them between the name and the description.
+                             * @example [
+                             *       "transcribe audio files",
+                             *       "subtitles for videos"
+                             *     ]
+                             */
+                            use_cases?: string[];
                             version: string | null;
                         };
                         /** @enum {boolean} */

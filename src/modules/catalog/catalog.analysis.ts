@@ -1,122 +1,218 @@
-// What a search finds (counts, facets); typo correction or a relaxed query when nothing.
+// What a query means (concepts, prefixes, corrections) and its ranked matches (docs/discovery.md).
 
 import type { Store } from '../../db/database.js';
 import { catalogGroups } from './catalog.repository.js';
 import {
   allTerms,
-  anyMatch,
-  closestTermPg,
-  matchSummary,
+  listingFacts,
+  termBlocks,
+  termsStartingWith,
+  type ListingFacts,
   type ListingFilter,
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
-import { passes, summarise, type Facets } from './catalog.facets.js';
-import {
-  queryGroups,
-  stem,
-  trigramSimilarity,
-  TYPO_SIMILARITY,
-  type Group,
-} from './catalog.text.js';
+import { summarise, type Facets, type MatchGroup } from './catalog.facets.js';
+import { decodePostings, exactTerm, type Field } from './catalog.index.js';
+import { rank, type TermPostings } from './catalog.rank.js';
+import { closeEnough, elementKey, stem } from './catalog.text.js';
+import { queryPlan, type QueryGroup } from './catalog.concepts.js';
 
-/** The name or alias word closest to `word` by trigram similarity (pg_trgm's measure on both). */
-async function closestTerm(
-  store: Store,
-  cache: CatalogCache,
-  word: string,
-): Promise<string | undefined> {
-  if (store.dialect === 'postgres') return closestTermPg(store.db, word);
-  cache.terms ??= await allTerms(store.db);
-  let best: { term: string; similarity: number } | undefined;
-  for (const term of cache.terms) {
-    const similarity = trigramSimilarity(term, word);
-    if (
-      similarity >= TYPO_SIMILARITY &&
-      (best === undefined ||
-        similarity > best.similarity ||
-        (similarity === best.similarity && term < best.term))
-    ) {
-      best = { term, similarity };
-    }
+/** Listings ranked, filtered, counted and faceted at most; beyond, totals are estimates. */
+export const MAX_RANKED = 300;
+/** How many times MAX_RANKED candidates a search with filters tests against them. */
+const FILTER_FACTOR = 10;
+/** With several groups, a match must score this share of the best match's score. */
+const RELATIVE_CUTOFF = 0.25;
+/** Indexed terms a last word may stand for as a prefix (the most frequent ones). */
+const PREFIX_TERMS = 8;
+/** A last word in fewer listings than this also stands for the words it starts ("vec"). */
+const PREFIX_RARE = 3;
+/** A prefix weighs a little less than a word as typed. */
+const PREFIX_WEIGHT = 0.9;
+
+export interface Hit {
+  seq: number;
+  matched: { term: string; fields: Field[] }[];
+}
+
+export interface Analysis {
+  hits: Hit[];
+  total: number;
+  total_is_estimate: boolean;
+  facets: Facets;
+  corrected_query: string | null;
+}
+
+/** The word of `terms` nearest to `word` (closeEnough), if any; ties by the word. */
+function nearest(terms: readonly string[], word: string): string | undefined {
+  let best: { term: string; score: number } | undefined;
+  for (const term of terms) {
+    const score = closeEnough(word, term);
+    if (score !== undefined && (best === undefined || score > best.score)) best = { term, score };
   }
   return best?.term;
 }
 
-export interface Analysis {
-  groups: Group[];
-  exactKey: string;
-  total: number;
-  facets: Facets;
-  corrected_query: string | null;
-  suggestions: string[];
+/**
+ * Words the index does not know: the last one stands for the terms it starts (search as you
+ * type; so does a last word in very few listings); any other, or a last one that starts none,
+ * is replaced by the nearest catalog word, if one is near enough. Known words, and words in a
+ * concept phrase, are never replaced.
+ */
+async function resolveUnknown(
+  store: Store,
+  cache: CatalogCache,
+  groups: QueryGroup[],
+  lists: Map<string, TermPostings>,
+): Promise<boolean> {
+  let corrected = false;
+  for (const [i, group] of groups.entries()) {
+    const [typed] = group.alternatives;
+    if (group.alternatives.length > 1 || typed === undefined || typed.terms.length > 1) continue;
+    const term = typed.terms[0] ?? '';
+    const known = lists.get(term);
+    const last = i === groups.length - 1;
+    if (known !== undefined && !(last && known.df < PREFIX_RARE)) continue;
+    if (last) {
+      const starting = await termsStartingWith(store.db, group.words, 200);
+      const terms = starting
+        .filter((row) => row.term !== term)
+        .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
+        .slice(0, PREFIX_TERMS)
+        .map((row) => row.term);
+      if (terms.length > 0) {
+        for (const prefixed of terms)
+          group.alternatives.push({
+            label: group.words,
+            terms: [prefixed],
+            weight: PREFIX_WEIGHT,
+            kind: 'prefix',
+          });
+        continue;
+      }
+    }
+    if (known !== undefined || !/^[a-z]+$/.test(group.words)) continue;
+    cache.terms ??= await allTerms(store.db);
+    const fix = nearest(cache.terms, group.words);
+    if (fix === undefined) continue;
+    group.corrected = fix;
+    group.alternatives = [{ label: fix, terms: [stem(fix)], weight: 1, kind: 'typed' }];
+    corrected = true;
+  }
+  return corrected;
 }
 
+async function readPostings(
+  store: Store,
+  terms: Iterable<string>,
+  into: Map<string, TermPostings>,
+) {
+  const missing = [...new Set(terms)].filter((term) => !into.has(term));
+  for (const row of await termBlocks(store.db, store.dialect, missing))
+    into.set(row.term, { df: row.df, ...decodePostings(row.entries) });
+}
+
+const passes = (facts: ListingFacts, filter: ListingFilter) =>
+  (filter.kind === undefined || facts.kind === filter.kind) &&
+  (filter.category === undefined || facts.categories_key.includes(elementKey([filter.category]))) &&
+  (filter.protocol === undefined || facts.protocols_key.includes(elementKey([filter.protocol]))) &&
+  (filter.updatedSince === undefined || facts.updated_at > filter.updatedSince);
+
 /**
- * What a query means and how many listings it finds. A query that finds nothing is tried again
- * with each word no listing contains replaced by the closest word of a name or alias (typo
- * tolerance); if that finds something, its results are answered. Otherwise, with several words,
- * the queries with one word left out are tried, and the narrowest that finds something is
- * answered. Either way `corrected_query` says which query the results are for.
+ * Ranks the listings for query words with BM25F over the postings index, in this process, so
+ * that both databases give the same order: each group of the query (a word, or a concept phrase
+ * with its equivalents) scores its best alternative; not every group has to match. Only each
+ * term's first block is read, so the cost does not grow with the number of matches.
  */
 export async function analyse(
   store: Store,
   cache: CatalogCache,
   words: string[],
-  filters: Omit<ListingFilter, 'groups' | 'exactKey'>,
+  filter: ListingFilter,
 ): Promise<Analysis> {
-  const plan = (list: string[]) => ({
-    groups: queryGroups(list),
-    exactKey: list.map(stem).join(' '),
-    ...filters,
-  });
-  const first = plan(words);
-  // Filters alone: counted from the catalog's groups (a few per kind, category and protocol),
-  // whatever the catalog's size; words or a date need the listings themselves.
-  let found;
-  if (words.length === 0 && filters.updatedSince === undefined) {
-    cache.groups ??= await catalogGroups(store.db);
-    found = summarise(cache.groups.filter((group) => passes(group, filters)));
-  } else {
-    found = summarise(await matchSummary(store.db, store.dialect, first).execute());
-  }
-  const answer = { ...first, ...found, corrected_query: null, suggestions: [] as string[] };
-  if (found.total > 0 || words.length === 0) return answer;
+  const groups = queryPlan(words);
+  const lists = new Map<string, TermPostings>();
+  const exact = exactTerm(words.map(stem).join(' '));
+  await readPostings(
+    store,
+    [exact, ...groups.flatMap((g) => g.alternatives.flatMap((a) => a.terms))],
+    lists,
+  );
+  const corrected = await resolveUnknown(store, cache, groups, lists);
+  const correctedExact = exactTerm(
+    groups.map((g) => (g.corrected ?? g.words).split(' ').map(stem).join(' ')).join(' '),
+  );
+  await readPostings(
+    store,
+    [correctedExact, ...groups.flatMap((g) => g.alternatives.flatMap((a) => a.terms))],
+    lists,
+  );
 
-  const corrected: string[] = [];
-  for (const [i, word] of words.entries()) {
-    const alone: Group[] = [[[{ stem: stem(word), prefix: i === words.length - 1 ? word : null }]]];
-    const known = word.length < 4 || (await anyMatch(store.db, store.dialect, alone));
-    corrected.push(known ? word : ((await closestTerm(store, cache, word)) ?? word));
+  cache.groups ??= await catalogGroups(store.db);
+  const size = cache.groups.reduce((sum, group) => sum + group.n, 0);
+  const exactLists = [exact, correctedExact].flatMap((term) => lists.get(term) ?? []);
+  const scored = rank(groups, lists, exactLists, size);
+  let ranked = scored.candidates;
+  const top = ranked.reduce((max, hit) => Math.max(max, hit.score), 0);
+  if (groups.length > 1)
+    ranked = ranked.filter((hit) => hit.named === 1 || hit.score >= RELATIVE_CUTOFF * top);
+  const byRank = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
+    b.named - a.named || b.score - a.score;
+  ranked.sort((a, b) => byRank(a, b) || a.seq - b.seq);
+  // With filters, more of the best candidates are tested, so that a narrow filter still finds
+  // its matches among them; the best MAX_RANKED that pass are kept.
+  const filtered = Object.values(filter).some((value) => value !== undefined);
+  const tested = filtered ? MAX_RANKED * FILTER_FACTOR : MAX_RANKED;
+  const matches = ranked.length;
+  ranked = ranked.slice(0, tested);
+  const facts = new Map(
+    (
+      await listingFacts(
+        store.db,
+        store.dialect,
+        ranked.map((hit) => hit.seq),
+      )
+    ).map((f) => [f.seq, f]),
+  );
+  const passing = ranked.filter((hit) => {
+    const row = facts.get(hit.seq);
+    return row !== undefined && passes(row, filter);
+  });
+  const estimate = scored.truncated || matches > tested || passing.length > MAX_RANKED;
+  const kept = passing.slice(0, MAX_RANKED);
+  const order = (hit: { seq: number }) => facts.get(hit.seq) as ListingFacts;
+  kept.sort(
+    (a, b) =>
+      byRank(a, b) ||
+      (order(a).name_key < order(b).name_key
+        ? -1
+        : order(a).name_key > order(b).name_key
+          ? 1
+          : 0) ||
+      (order(a).id < order(b).id ? -1 : 1),
+  );
+  // Counted per combination of kind, categories and protocols: a few, whatever the hits.
+  const combinations = new Map<string, MatchGroup>();
+  for (const hit of kept) {
+    const { kind, categories_key, protocols_key } = order(hit);
+    const key = `${kind}\n${categories_key}\n${protocols_key}`;
+    const combination = combinations.get(key);
+    if (combination === undefined)
+      combinations.set(key, { kind, categories_key, protocols_key, n: 1 });
+    else combination.n += 1;
   }
-  if (corrected.some((word, i) => word !== words[i])) {
-    const second = plan(corrected);
-    const fixed = summarise(await matchSummary(store.db, store.dialect, second).execute());
-    const query = corrected.join(' ');
-    if (fixed.total > 0)
-      return { ...second, ...fixed, corrected_query: query, suggestions: [query] };
-  }
-  // Still nothing: leave one word out. The narrowest query that finds something is answered.
-  if (corrected.length > 1) {
-    const relaxed: { query: string; list: string[]; total: number }[] = [];
-    for (const i of corrected.keys()) {
-      const list = corrected.filter((_, j) => j !== i);
-      const { total } = summarise(
-        await matchSummary(store.db, store.dialect, plan(list)).execute(),
-      );
-      if (total > 0) relaxed.push({ query: list.join(' '), list, total });
-    }
-    relaxed.sort((a, b) => a.total - b.total);
-    const [best] = relaxed;
-    if (best !== undefined) {
-      const third = plan(best.list);
-      const found = summarise(await matchSummary(store.db, store.dialect, third).execute());
-      return {
-        ...third,
-        ...found,
-        corrected_query: best.query,
-        suggestions: relaxed.slice(0, 3).map((candidate) => candidate.query),
-      };
-    }
-  }
-  return answer;
+  const { facets } = summarise([...combinations.values()]);
+  const share = ranked.length === 0 ? 0 : passing.length / ranked.length;
+  const matched = scored.matchedOf(kept.map((hit) => hit.seq));
+  return {
+    hits: kept.map(({ seq }) => ({ seq, matched: matched.get(seq) ?? [] })),
+    total: estimate
+      ? Math.max(passing.length, Math.round(share * Math.max(matches, scored.widest)))
+      : kept.length,
+    total_is_estimate: estimate,
+    facets,
+    corrected_query: corrected
+      ? groups.map((group) => group.corrected ?? group.words).join(' ')
+      : null,
+  };
 }

@@ -1,5 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../http/schemas.js';
+import { MAX_RANKED } from './catalog.analysis.js';
+import { FIELD_NAMES } from './catalog.index.js';
+import { FEW_RESULTS } from './catalog.suggest.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 64 });
 const Url = Type.String({ format: 'uri', pattern: '^https://', maxLength: 500 });
@@ -64,6 +67,16 @@ export const ListingEntry = Type.Object(
         uniqueItems: true,
         description: 'Other names and common phrasings people search for, e.g. `STT`.',
         example: ['STT', 'transcription'],
+      }),
+    ),
+    use_cases: Type.Optional(
+      Type.Array(Type.String({ minLength: 3, maxLength: 120 }), {
+        minItems: 1,
+        maxItems: 8,
+        uniqueItems: true,
+        description:
+          'Plain-language needs it answers, e.g. "transcribe audio files"; search weighs them between the name and the description.',
+        example: ['transcribe audio files', 'subtitles for videos'],
       }),
     ),
     sources: Type.Optional(
@@ -148,7 +161,7 @@ export const SearchQuery = Type.Object({
     Type.String({
       maxLength: 300,
       description:
-        'Words to find in name, aliases, summary, description, kind, categories, protocols and limitations. Every word must match (the last also as a prefix) in any form (plural, singular, -ing…), ignoring case, accents and words such as "which" or "for"; phrases of the synonym table match their equivalents. See docs/discovery.md.',
+        'A need in plain words or keywords. Ranked by relevance (BM25F): a listing matching more of the meaningful words, and rarer ones, ranks higher, and not every word has to match; name, aliases and id weigh most, then use cases, summary and categories, then the description, protocols and limitations. Words are matched in any form (plural, singular, -ing…), ignoring case and accents; stop words and question scaffolding ("I need something that…") are ignored; phrases of the concept map also find their equivalents (speech to text ≈ transcription ≈ dictation); the last word also matches as a prefix. A word the catalog does not contain may be corrected to a close catalog word (see `corrected_query`). See docs/discovery.md.',
     }),
   ),
   updated_since: Type.Optional(
@@ -179,26 +192,70 @@ const FacetCounts = (what: string) =>
     description: `Matching listings by ${what} (only values with at least one).`,
   });
 
+export const SearchHit = Type.Object(
+  {
+    ...Listing.properties,
+    matched: Type.Array(
+      Type.Object(
+        {
+          term: Type.String({
+            description:
+              'A query word or phrase as typed, its correction, or the concept-map equivalent that was found.',
+          }),
+          fields: Type.Array(
+            Type.Enum(FIELD_NAMES, {
+              description: 'A field it was found in.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Why this result: each part of the query it matched and in which fields (empty for a search without words).',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const SearchResult = Type.Object({
-  items: Type.Array(Listing),
+  items: Type.Array(SearchHit),
   count: Type.Integer({ minimum: 0, description: 'Items in this page.' }),
-  total: Type.Integer({ minimum: 0, description: 'All listings matching the query and filters.' }),
+  total: Type.Integer({
+    minimum: 0,
+    description: `All listings matching the query and filters; an estimate when \`total_is_estimate\`.`,
+  }),
+  total_is_estimate: Type.Boolean({
+    description: `True when a search with words matches more than is ranked (a query term in more than 500 listings, or over ${MAX_RANKED} matches): \`total\` is then estimated, \`facets\` count the best ${MAX_RANKED} matches, and pages end there.`,
+  }),
   facets: Type.Object(
     {
       kind: FacetCounts('kind'),
       category: FacetCounts('category'),
       protocol: FacetCounts('protocol'),
     },
-    { description: 'Counts over all matches of the current query and filters.' },
+    { description: 'Counts over the matches of the current query and filters.' },
   ),
   corrected_query: Type.Union([Type.String(), Type.Null()], {
     description:
-      'When `q` matched nothing and a spelling fix of names and aliases did: the query whose results these are.',
+      'When a word of `q` is in no listing and a close catalog word was used instead: the query whose results these are. Words that match something, and so product names and ids in the catalog, are never corrected.',
   }),
   suggestions: Type.Array(Type.String(), {
-    description:
-      'Queries that would find something (did you mean), when `q` found nothing as typed.',
+    description: 'Other queries to try (did you mean): the corrected query, when there is one.',
   }),
+  related_categories: Type.Array(
+    Type.Object(
+      {
+        category: Type.String({ description: 'A value for the `category` filter.' }),
+        listings: Type.Integer({ minimum: 1, description: 'Listings in it.' }),
+      },
+      { additionalProperties: false },
+    ),
+    {
+      description: `When a search with words finds ${FEW_RESULTS} or fewer listings: categories related to the query, most related first.`,
+    },
+  ),
   capability_request: Type.Union(
     [
       Type.Object({
@@ -209,8 +266,7 @@ export const SearchResult = Type.Object({
       Type.Null(),
     ],
     {
-      description:
-        'On zero results: how to ask for the missing capability (a request you complete and send).',
+      description: `When a search with words finds ${FEW_RESULTS} or fewer listings, or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters).`,
     },
   ),
   limit: Type.Integer({ minimum: 1, maximum: 50 }),

@@ -1,9 +1,16 @@
 import type { Store } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { findListing, listingChanges, recentChanges } from './catalog.repository.js';
-import { searchPage } from './catalog.search.repository.js';
+import { catalogGroups, findListing, listingChanges, recentChanges } from './catalog.repository.js';
+import {
+  filterPage,
+  listingsBySeq,
+  matchSummary,
+  type ListingFilter,
+} from './catalog.search.repository.js';
 import { analyse } from './catalog.analysis.js';
-import { cacheFor, remember } from './catalog.cache.js';
+import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
+import { passes, summarise } from './catalog.facets.js';
+import { FEW_RESULTS, relatedCategories, requestTask } from './catalog.suggest.js';
 import { encodeCursor, parseSearch } from './catalog.query.js';
 import type { ListingPage, SearchQuery } from './catalog.schemas.js';
 import { changeOf, listingOf } from './catalog.views.js';
@@ -26,53 +33,84 @@ export async function recentListingChanges(store: Store, limit: number) {
   }));
 }
 
+const EMPTY_FACETS = { kind: {}, category: {}, protocol: {} };
+
+/** What a search without words finds: counted from the catalog's groups, or by the filters. */
+async function filterSearch(store: Store, cache: CatalogCache, filters: ListingFilter) {
+  if (filters.updatedSince === undefined) {
+    cache.groups ??= await catalogGroups(store.db);
+    return summarise(cache.groups.filter((group) => passes(group, filters)));
+  }
+  return summarise(await matchSummary(store.db, filters).execute());
+}
+
+/**
+ * A search: ranked hits with what matched, or listings by name without words; the total
+ * (an estimate beyond what is ranked), facets, any correction, and, when it finds few, related
+ * categories and the capability request to file.
+ */
 export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: string) {
   const { q, limit, words, filters, fingerprint, offset } = parseSearch(query);
-  const capabilityRequest = {
-    method: 'POST' as const,
-    url: `${baseUrl}/api/requests`,
-    body: { kind: 'capability' as const, task: q.trim() },
-  };
-
-  // Text made only of punctuation or query syntax has no words to find: nothing matches it.
-  if (q.trim() !== '' && words.length === 0) {
-    return {
-      items: [],
-      count: 0,
-      total: 0,
-      limit,
-      next_cursor: null,
-      facets: { kind: {}, category: {}, protocol: {} },
-      corrected_query: null,
-      suggestions: [],
-      capability_request: capabilityRequest,
-    };
-  }
   const cache = await cacheFor(store);
-  const analysis = await remember(cache, `a:${fingerprint}`, () =>
-    analyse(store, cache, words, filters),
+  // Text made only of punctuation has no words to find: nothing matches it.
+  const nothing = q.trim() !== '' && words.length === 0;
+  const analysis = nothing
+    ? { hits: [], total: 0, total_is_estimate: false, facets: EMPTY_FACETS, corrected_query: null }
+    : words.length > 0
+      ? await remember(cache, `a:${fingerprint}`, () => analyse(store, cache, words, filters))
+      : {
+          hits: null,
+          total_is_estimate: false,
+          corrected_query: null,
+          ...(await remember(cache, `f:${fingerprint}`, () => filterSearch(store, cache, filters))),
+        };
+  // (Text of punctuation alone shares its fingerprint with no text: its page is not cached.)
+  const items = await remember(
+    cache,
+    `p:${fingerprint}:${offset}:${limit}:${nothing}`,
+    async () => {
+      if (analysis.hits === null) {
+        const rows = await filterPage(store.db, store.dialect, filters, {
+          offset,
+          limit,
+        }).execute();
+        return rows.map((row) => ({ ...listingOf(row), matched: [] }));
+      }
+      const hits = analysis.hits.slice(offset, offset + limit);
+      const rows = await listingsBySeq(
+        store.db,
+        hits.map((hit) => hit.seq),
+      );
+      return rows.map((row, i) => ({ ...listingOf(row), matched: hits[i]?.matched ?? [] }));
+    },
   );
-  const items =
-    analysis.total === 0
-      ? []
-      : await remember(cache, `p:${fingerprint}:${offset}:${limit}`, async () =>
-          (
-            await searchPage(store.db, store.dialect, analysis, {
-              offset,
-              limit: limit + 1,
-            }).execute()
-          ).map(listingOf),
-        );
-  const page = items.slice(0, limit);
+  const shown = analysis.hits === null ? analysis.total : analysis.hits.length;
+  const few = words.length > 0 && analysis.total <= FEW_RESULTS;
+  cache.groups ??= await catalogGroups(store.db);
   return {
-    items: page,
-    count: page.length,
+    items,
+    count: items.length,
     total: analysis.total,
+    total_is_estimate: analysis.total_is_estimate,
     limit,
-    next_cursor: items.length > limit ? encodeCursor(fingerprint, offset + limit) : null,
+    next_cursor: offset + limit < shown ? encodeCursor(fingerprint, offset + limit) : null,
     facets: analysis.facets,
     corrected_query: analysis.corrected_query,
-    suggestions: analysis.suggestions,
-    capability_request: analysis.total === 0 ? capabilityRequest : null,
+    suggestions: analysis.corrected_query === null ? [] : [analysis.corrected_query],
+    related_categories: few
+      ? relatedCategories(
+          words,
+          items.flatMap((item) => item.categories),
+          cache.groups,
+        )
+      : [],
+    capability_request:
+      nothing || few || analysis.corrected_query !== null
+        ? {
+            method: 'POST' as const,
+            url: `${baseUrl}/api/requests`,
+            body: { kind: 'capability' as const, task: requestTask(q) },
+          }
+        : null,
   };
 }

@@ -1,4 +1,4 @@
-// Writes of a catalog sync: listings, their search entries, changes and correction terms.
+// Writes of a catalog sync: listings, changes and correction terms (the index: catalog.postings.ts).
 
 import { sql, type Kysely } from 'kysely';
 import type { Dialect, Store } from '../../db/database.js';
@@ -70,7 +70,6 @@ export async function listingDocuments(db: Db, ids: readonly string[]) {
   return documents;
 }
 
-/** A listing's own columns; its words go to SQLite's search index or PostgreSQL's row. */
 const LISTING_COLUMNS = [
   'id',
   'kind',
@@ -83,14 +82,11 @@ const LISTING_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof ListingRow)[];
-const WORD_COLUMNS = ['name_words', 'alias_words', 'tag_words', 'body_words'] as const;
 
 /**
  * SQLite: each listing is written by a prepared statement run on the connection directly (a
  * first sync writes 100,000s of rows; SQLite runs single-row statements faster than multi-row
- * ones, and the query builder would cost more per row than SQLite does), then its words are
- * indexed under its `seq`, replacing what the index held for a changed listing. (An upsert
- * with `returning seq` took five times as long here.)
+ * ones, and the query builder would cost more per row than SQLite does).
  */
 function saveListingsSqlite(
   sqlite: CachedSqlite,
@@ -102,29 +98,23 @@ function saveListingsSqlite(
     `insert into catalog_listings (${LISTING_COLUMNS.join(', ')})
      values (${LISTING_COLUMNS.map(() => '?').join(', ')})`,
   );
-  const seqOf = sqlite.prepare('select seq from catalog_listings where id = ?');
   const update = sqlite.prepare(
-    `update catalog_listings set ${updated.map((column) => `${column} = ?`).join(', ')} where seq = ?`,
-  );
-  const unindex = sqlite.prepare('delete from catalog_search where rowid = ?');
-  const index = sqlite.prepare(
-    `insert into catalog_search (rowid, ${WORD_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?)`,
+    `update catalog_listings set ${updated.map((column) => `${column} = ?`).join(', ')} where id = ?`,
   );
   for (const row of rows) {
-    let seq: number | bigint;
-    if (known.has(row.id)) {
-      seq = (seqOf.get(row.id) as { seq: number }).seq;
-      update.run(...updated.map((column) => row[column]), seq);
-      unindex.run(seq);
-    } else {
-      seq = insert.run(LISTING_COLUMNS.map((column) => row[column])).lastInsertRowid;
-    }
-    index.run(seq, ...WORD_COLUMNS.map((column) => row[column]));
+    if (known.has(row.id)) update.run(...updated.map((column) => row[column]), row.id);
+    else insert.run(LISTING_COLUMNS.map((column) => row[column]));
   }
 }
 
+/** Every listing's id and seq (the search index's name for it). */
+export async function listingSeqs(db: Db): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('catalog_listings').select(['id', 'seq']).execute();
+  return new Map(rows.map((row) => [row.id, row.seq]));
+}
+
 /**
- * Writes new and changed listings and their search entries; `known` says which ids exist
+ * Writes new and changed listings; `known` says which ids exist
  * already. The caller holds the transaction `db`, on `store`. `rows` may be computed as they
  * are taken: on PostgreSQL the next batch is computed while the server writes the last one.
  */
@@ -138,7 +128,6 @@ export async function saveListings(
     saveListingsSqlite(store.sqlite, rows, known);
     return;
   }
-  // PostgreSQL generates each row's tsvector from its word columns.
   let inFlight: Promise<unknown> = Promise.resolve();
   for (const batch of batches(rows)) {
     const written = upsertListings(db, batch);
@@ -164,27 +153,14 @@ function upsertListings(db: Db, batch: ListingRow[]) {
         protocols_key: eb.ref('excluded.protocols_key'),
         name_key: eb.ref('excluded.name_key'),
         names_key: eb.ref('excluded.names_key'),
-        name_words: eb.ref('excluded.name_words'),
-        alias_words: eb.ref('excluded.alias_words'),
-        tag_words: eb.ref('excluded.tag_words'),
-        body_words: eb.ref('excluded.body_words'),
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )
     .execute();
 }
 
-/** Removes listings (and, on SQLite, their search entries). */
-export async function deleteListings(db: Db, store: Store, ids: readonly string[]): Promise<void> {
-  if (store.sqlite !== undefined) {
-    const seqOf = store.sqlite.prepare('select seq from catalog_listings where id = ?');
-    // By rowid, one at a time: FTS5 cannot look up an IN list of rowids.
-    const unindex = store.sqlite.prepare('delete from catalog_search where rowid = ?');
-    for (const id of ids) {
-      const row = seqOf.get(id) as { seq: number } | undefined;
-      if (row !== undefined) unindex.run(row.seq);
-    }
-  }
+/** Removes listings (their postings go in updatePostings). */
+export async function deleteListings(db: Db, ids: readonly string[]): Promise<void> {
   for (const batch of batches(ids)) {
     await db.deleteFrom('catalog_listings').where('id', 'in', batch).execute();
   }

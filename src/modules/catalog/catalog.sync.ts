@@ -13,6 +13,7 @@ import {
   insertChanges,
   listingDocuments,
   listingHashes,
+  listingSeqs,
   lockCatalog,
   refreshStatistics,
   replaceTerms,
@@ -21,8 +22,10 @@ import {
   type NewChange,
 } from './catalog.sync.repository.js';
 import { groupsOf } from './catalog.facets.js';
+import { vocabularyOf } from './catalog.index.js';
+import { updatePostings } from './catalog.postings.js';
 import type { ListingEntry } from './catalog.schemas.js';
-import { contentWords, elementKey, indexStems, nameKey, searchWords } from './catalog.text.js';
+import { elementKey, nameKey, searchWords } from './catalog.text.js';
 
 const sha256 = (text: string) => hash('sha256', text, 'hex');
 
@@ -30,7 +33,7 @@ const sha256 = (text: string) => hash('sha256', text, 'hex');
  * Part of every content hash: bump it when the indexed words are derived differently, so the
  * next start rewrites every listing.
  */
-const INDEX_FORMAT = 'search-1';
+const INDEX_FORMAT = 'search-3';
 
 /** The hash of a catalog file's bytes, as stored once the file is loaded. */
 export const catalogFileHash = (bytes: Buffer): string =>
@@ -52,25 +55,15 @@ function rowOf(entry: ListingEntry, document: string, hash: string, now: string)
     protocols_key: elementKey(entry.protocols),
     name_key: searchWords(entry.name).join(' '),
     names_key: `|${[entry.name, ...aliases].map(nameKey).join('|')}|`,
-    name_words: indexStems(entry.name),
-    alias_words: indexStems(aliases.join(' ')),
-    tag_words: indexStems([entry.kind, ...entry.categories].join(' ')),
-    body_words: indexStems(
-      [entry.summary, entry.description, ...entry.protocols, ...entry.limitations].join(' '),
-    ),
     created_at: now,
     updated_at: now,
   };
 }
 
-/** The words of names and aliases that a misspelt query word may be corrected to. */
+/** The catalog's words that a misspelt query word may be corrected to. */
 function termsOf(entries: readonly ListingEntry[]): string[] {
   const terms = new Set<string>();
-  for (const entry of entries) {
-    for (const text of [entry.name, ...(entry.aliases ?? [])]) {
-      for (const word of contentWords(text)) if (word.length >= 3) terms.add(word);
-    }
-  }
+  for (const entry of entries) for (const word of vocabularyOf(entry)) terms.add(word);
   return [...terms].sort();
 }
 
@@ -113,10 +106,10 @@ export async function syncCatalog(
     const removed = [...known.keys()].filter((id) => !kept.has(id));
     if (written.length === 0 && removed.length === 0) return 0;
 
-    const before = await listingDocuments(
-      trx,
-      written.filter(({ entry }) => known.has(entry.id)).map(({ entry }) => entry.id),
-    );
+    const before = await listingDocuments(trx, [
+      ...written.filter(({ entry }) => known.has(entry.id)).map(({ entry }) => entry.id),
+      ...removed,
+    ]);
     const changes: NewChange[] = written.map(({ entry }) => ({
       listing_id: entry.id,
       change: known.has(entry.id) ? 'changed' : 'added',
@@ -126,12 +119,22 @@ export async function syncCatalog(
     for (const id of removed) {
       changes.push({ listing_id: id, change: 'removed', fields: '[]', changed_at: now });
     }
-    // Each row's words are worked out as the row is written (see saveListings).
     const rows = (function* () {
       for (const { entry, document, hash } of written) yield rowOf(entry, document, hash, now);
     })();
     await saveListings(trx, store, rows, new Set(known.keys()));
-    await deleteListings(trx, store, removed);
+    const seqs = await listingSeqs(trx);
+    const seqOf = (id: string) => seqs.get(id) ?? 0;
+    await updatePostings(
+      trx,
+      store,
+      written.map(({ entry }) => ({ entry, seq: seqOf(entry.id) })),
+      [...before].map(([id, document]) => ({
+        entry: JSON.parse(document) as ListingEntry,
+        seq: seqOf(id),
+      })),
+    );
+    await deleteListings(trx, removed);
     await insertChanges(trx, store, changes);
     await replaceTerms(trx, termsOf(entries));
     // What searches by filters alone are counted from, instead of counting listings.

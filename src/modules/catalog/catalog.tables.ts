@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 export interface CatalogListingsTable {
-  /** Internal row number: the full-text row's key on SQLite. */
+  /** Internal row number: how the search index names a listing. */
   seq: Generated<number>;
   id: string;
   kind: 'tool' | 'agent' | 'framework';
@@ -11,27 +11,22 @@ export interface CatalogListingsTable {
   protocols_key: string;
   name_key: string;
   names_key: string;
-  /** The stemmed words: PostgreSQL only (its tsvector is generated from them); SQLite keeps them in its index alone. */
-  name_words: string;
-  alias_words: string;
-  tag_words: string;
-  body_words: string;
   created_at: string;
   updated_at: string;
 }
 
 /**
- * SQLite only: the contentless FTS5 index of the listings' words, rowid = seq (PostgreSQL keeps
- * a tsvector column). It answers matches and ranks them; its columns cannot be read back.
+ * The search index (migration 0015): a term's postings, heaviest first, in blocks of 500
+ * (catalog.index.ts encodes them). `df` is the number of listings with the term.
  */
-export interface CatalogSearchTable {
-  rowid: number;
-  name_words: string;
-  alias_words: string;
-  tag_words: string;
-  body_words: string;
+export interface CatalogPostingsTable {
+  term: string;
+  block: number;
+  df: number;
+  entries: Uint8Array;
 }
 
+/** The words a misspelt query word may be corrected to. */
 export interface CatalogTermsTable {
   term: string;
 }

@@ -1,5 +1,4 @@
 import { stemmer } from 'stemmer';
-import { SYNONYMS } from './catalog.synonyms.js';
 
 /**
  * The words of a text: accents removed (NFKD without combining marks), lower case, split on
@@ -21,14 +20,19 @@ export function searchWords(text: string): string[] {
 const ASCII = /^[^\u0080-\uffff]*$/;
 
 /**
- * Words that say nothing about what is searched for ("which tool can I use for …"). They are
- * left out of queries and of the exact-name keys, unless a text has no other words.
+ * Words that say nothing about what is searched for: stop words and the scaffolding of a need
+ * written as a sentence ("is there something that lets me …", "which tool can I use for …").
+ * They are left out of queries and of the exact-name keys, unless a text has no other words.
  */
 const STOP_WORDS = new Set(
   (
-    'a an and any are as at be best by can could do does find for from good how i in is it ' +
-    'its looking me my need of on or our some something that the there this to tool tools use ' +
-    'using want we what which who with you your'
+    'a about able allow allows also am an and any anything app are as at be been best but by can ' +
+    'could do does doing find for from get give gives good has have help helps how i if in into ' +
+    'is it its just kind let lets like looking make makes many me more most much my need needs ' +
+    'of on one or our over own please recommend should so some something sort such suggest than ' +
+    'that the their them then there these they thing things this to tool tools try trying us ' +
+    'use using very want wants was way we were what when where whether which who will with ' +
+    'would you your'
   ).split(' '),
 );
 
@@ -59,55 +63,8 @@ export function contentWords(text: string): string[] {
   return kept.length > 0 ? kept : words;
 }
 
-/** The stems both engines index for a text (every word, stop words included). */
-export const indexStems = (text: string): string => searchWords(text).map(stem).join(' ');
-
 /** A name or alias as compared with a whole query: its content words' stems. */
 export const nameKey = (text: string): string => contentWords(text).map(stem).join(' ');
-
-/** One word to find: its stem exactly, or, for a prefix, any word starting with the stem or with the word as typed. */
-export interface Term {
-  stem: string;
-  prefix: string | null;
-}
-/** A query is a list of groups, all of which must match; a group matches when any of its alternatives does, an alternative when all its terms do. */
-export type Group = Term[][];
-
-const synonymPhrases = SYNONYMS.map((group) => group.map((phrase) => nameKey(phrase).split(' ')));
-
-/**
- * Turns query words (from `contentWords`) into groups: a phrase of the shared synonym table
- * becomes one group of all its equivalents; any other word is a group of itself. The last word
- * also matches as a prefix (search as you type) unless it ends a synonym phrase.
- */
-export function queryGroups(words: readonly string[]): Group[] {
-  const stems = words.map(stem);
-  const groups: Group[] = [];
-  let i = 0;
-  while (i < stems.length) {
-    let best: { length: number; group: string[][] } | undefined;
-    for (const group of synonymPhrases) {
-      for (const phrase of group) {
-        if (
-          phrase.length > (best?.length ?? 0) &&
-          phrase.every((part, offset) => stems[i + offset] === part)
-        ) {
-          best = { length: phrase.length, group };
-        }
-      }
-    }
-    if (best !== undefined) {
-      groups.push(best.group.map((phrase) => phrase.map((part) => ({ stem: part, prefix: null }))));
-      i += best.length;
-    } else {
-      const last = i === stems.length - 1;
-      const word = words[i] ?? '';
-      groups.push([[{ stem: stems[i] ?? '', prefix: last ? word : null }]]);
-      i += 1;
-    }
-  }
-  return groups;
-}
 
 /** '|a|b|': a list stored so that a LIKE '%|value|%' matches whole elements only. */
 export function elementKey(values: readonly string[]): string {
@@ -136,9 +93,45 @@ export function trigramSimilarity(a: string, b: string): number {
   return shared / (left.size + right.size - shared);
 }
 
+/** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */
+export function editDistance(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([i]);
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        (rows[0] as number[])[j] = j;
+        continue;
+      }
+      const row = rows[i] as number[];
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] ?? 0) + 1);
+      row[j] = best;
+    }
+  }
+  return (rows[a.length] as number[])[b.length] ?? 0;
+}
+
 /**
- * How close a word must be to a name or alias word to be taken for it: just above pg_trgm's
- * default threshold of its `%` operator, and no small fraction, so that PostgreSQL's float4 and
- * this process's float64 never fall on different sides of it.
+ * How near a vocabulary word must be for an unknown query word to be taken for it (a score, the
+ * higher the nearer; undefined when not near): one edit in a word of six letters or more, or in a
+ * shorter one that keeps most of its trigrams or only swaps two letters ("agnet"); two edits in
+ * one of seven or more that keeps many; or three at most, most trigrams shared, and the word not
+ * cut short ("playwrite" → "playwright", not "smithery" → "smith").
+ * Product names one or two letters from a common word ("sglang", "modal", "cron") are not near.
  */
-export const TYPO_SIMILARITY = 0.305;
+export function closeEnough(word: string, term: string): number | undefined {
+  if (word.length < 4 || Math.abs(word.length - term.length) > 3) return undefined;
+  const similarity = trigramSimilarity(word, term);
+  const edits = editDistance(word, term);
+  const letters = (text: string) => Array.from(text).sort().join('');
+  const swap = word.length === term.length && letters(word) === letters(term);
+  const near =
+    (edits === 1 && (word.length >= 6 || similarity >= 0.4 || swap)) ||
+    (edits === 2 && word.length >= 7 && similarity >= 0.4) ||
+    (similarity >= 0.5 && edits <= 3 && term.length >= word.length - 1);
+  return near ? similarity - edits / 10 : undefined;
+}

@@ -1,0 +1,67 @@
+// A query's words as groups: a word, or a phrase of the concept map with its equivalents.
+
+import { SYNONYMS } from './catalog.synonyms.js';
+import { nameKey, stem } from './catalog.text.js';
+
+export interface Alternative {
+  /** What a hit's `matched` names: the words as typed, or the equivalent found. */
+  label: string;
+  /** The stems, all of which an equivalent phrase must contain. */
+  terms: string[];
+  /** 1 for the words as typed (or corrected); less for an equivalent or a prefix. */
+  weight: number;
+  kind: 'typed' | 'equivalent' | 'prefix';
+}
+
+export interface QueryGroup {
+  /** The query words the group stands for, as typed. */
+  words: string;
+  alternatives: Alternative[];
+  /** The catalog word an unknown word was corrected to. */
+  corrected?: string;
+}
+
+/** An equivalent of the concept map weighs less than the words as typed. */
+export const CONCEPT_WEIGHT = 0.8;
+
+const concepts = SYNONYMS.map((line) =>
+  line.map((phrase) => ({ phrase, stems: nameKey(phrase).split(' ').filter(Boolean) })),
+);
+
+/**
+ * Turns query words (from `contentWords`) into groups: the longest phrase of the concept map at
+ * each place becomes one group of all its equivalents; any other word is a group of itself.
+ */
+export function queryPlan(words: readonly string[]): QueryGroup[] {
+  const stems = words.map(stem);
+  const groups: QueryGroup[] = [];
+  let i = 0;
+  while (i < stems.length) {
+    let best: { length: number; line: (typeof concepts)[number] } | undefined;
+    for (const line of concepts) {
+      for (const { stems: phrase } of line) {
+        if (
+          phrase.length > (best?.length ?? 0) &&
+          phrase.every((part, offset) => stems[i + offset] === part)
+        )
+          best = { length: phrase.length, line };
+      }
+    }
+    const length = best?.length ?? 1;
+    const typed = stems.slice(i, i + length);
+    const text = words.slice(i, i + length).join(' ');
+    const alternatives: Alternative[] = [{ label: text, terms: typed, weight: 1, kind: 'typed' }];
+    for (const { phrase, stems: other } of best?.line ?? []) {
+      if (other.join(' ') !== typed.join(' '))
+        alternatives.push({
+          label: phrase,
+          terms: other,
+          weight: CONCEPT_WEIGHT,
+          kind: 'equivalent',
+        });
+    }
+    groups.push({ words: text, alternatives });
+    i += length;
+  }
+  return groups;
+}

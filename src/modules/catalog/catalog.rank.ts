@@ -1,0 +1,170 @@
+// BM25F over the postings a query read: pure arithmetic, so both databases rank alike.
+
+import type { QueryGroup } from './catalog.concepts.js';
+import { fieldsOf, statusWeight, type Field } from './catalog.index.js';
+
+/** One term's first block of postings, and how many listings have the term. */
+export interface TermPostings {
+  df: number;
+  seqs: Uint32Array;
+  weights: Float32Array;
+  masks: Uint16Array;
+}
+
+export interface Candidate {
+  seq: number;
+  /** 1 when the listing's name, an alias or its id is the whole query. */
+  named: number;
+  score: number;
+}
+
+export interface Scored {
+  candidates: Candidate[];
+  /** Whether some term is in more listings than its first block holds. */
+  truncated: boolean;
+  /** The most listings any of the query's terms is in. */
+  widest: number;
+  /** What each group matched in a listing (for the hits shown). */
+  matchedOf(seqs: readonly number[]): Map<number, { term: string; fields: Field[] }[]>;
+}
+
+/**
+ * Arrays indexed by seq, kept between queries (a catalog of 100,000 listings would otherwise
+ * allocate and clear megabytes per query); each query leaves them as it found them. Ranking
+ * is synchronous, so no two queries share them at once.
+ */
+function scratchFor(size: number) {
+  if (scratch === undefined || scratch.total.length < size) {
+    const n = Math.max(size, Math.ceil((scratch?.total.length ?? 0) * 1.5), 1024);
+    scratch = {
+      total: new Float64Array(n),
+      status: new Uint16Array(n),
+      sum: new Float64Array(n),
+      count: new Uint8Array(n),
+      mask: new Uint16Array(n),
+      best: new Float64Array(n),
+      bestAlt: new Int16Array(n).fill(-1),
+      bestMask: new Uint16Array(n),
+      isNamed: new Uint8Array(n),
+    };
+  }
+  return scratch;
+}
+let scratch:
+  | {
+      total: Float64Array;
+      status: Uint16Array;
+      sum: Float64Array;
+      count: Uint8Array;
+      mask: Uint16Array;
+      best: Float64Array;
+      bestAlt: Int16Array;
+      bestMask: Uint16Array;
+      isNamed: Uint8Array;
+    }
+  | undefined;
+
+/** BM25's idf of a term in `df` of `size` listings. */
+const idf = (df: number, size: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
+
+/**
+ * Each group scores, per listing, its best alternative: the words as typed (even in part), a
+ * prefix or correction, or an equivalent phrase found whole, which weighs the typed words' idf
+ * times its own saturated frequencies. A listing's score is the sum over groups, times its
+ * status weight. Dense arrays by seq, reused across groups: no object per posting.
+ */
+export function rank(
+  groups: readonly QueryGroup[],
+  lists: ReadonlyMap<string, TermPostings>,
+  named: readonly TermPostings[],
+  size: number,
+): Scored {
+  let top = 0;
+  for (const list of lists.values()) for (const seq of list.seqs) top = Math.max(top, seq);
+  for (const list of named) for (const seq of list.seqs) top = Math.max(top, seq);
+  const { total, status, sum, count, mask, best, bestAlt, bestMask, isNamed } = scratchFor(top + 1);
+  const touched: number[] = [];
+  const perGroup: { seqs: number[]; alts: number[]; masks: number[] }[] = [];
+  let truncated = false;
+  let widest = 0;
+
+  for (const group of groups) {
+    const typedIdf = (group.alternatives[0]?.terms ?? []).reduce(
+      (total, term) => total + idf(lists.get(term)?.df ?? 0, size),
+      0,
+    );
+    const groupSeqs: number[] = [];
+    for (const [a, alternative] of group.alternatives.entries()) {
+      const equivalent = alternative.kind === 'equivalent';
+      const altSeqs: number[] = [];
+      for (const term of alternative.terms) {
+        const found = lists.get(term);
+        if (found === undefined) continue;
+        if (found.df > found.seqs.length) truncated = true;
+        widest = Math.max(widest, found.df);
+        const weight = equivalent ? typedIdf / alternative.terms.length : idf(found.df, size);
+        for (let j = 0; j < found.seqs.length; j++) {
+          const seq = found.seqs[j] as number;
+          if (count[seq] === 0) altSeqs.push(seq);
+          sum[seq] = (sum[seq] as number) + weight * (found.weights[j] as number);
+          count[seq] = (count[seq] as number) + 1;
+          mask[seq] = (mask[seq] as number) | (found.masks[j] as number);
+        }
+      }
+      for (const seq of altSeqs) {
+        // An equivalent phrase counts only when found whole.
+        if (!equivalent || (count[seq] as number) >= alternative.terms.length) {
+          const value = (sum[seq] as number) * alternative.weight;
+          if (bestAlt[seq] === -1) groupSeqs.push(seq);
+          if (bestAlt[seq] === -1 || value > (best[seq] as number)) {
+            best[seq] = value;
+            bestAlt[seq] = a;
+            bestMask[seq] = mask[seq] as number;
+          }
+        }
+        sum[seq] = 0;
+        count[seq] = 0;
+        mask[seq] = 0;
+      }
+    }
+    const record = { seqs: groupSeqs, alts: [] as number[], masks: [] as number[] };
+    for (const seq of groupSeqs) {
+      if (total[seq] === 0) touched.push(seq);
+      total[seq] = (total[seq] as number) + (best[seq] as number);
+      status[seq] = bestMask[seq] as number;
+      record.alts.push(bestAlt[seq] as number);
+      record.masks.push(bestMask[seq] as number);
+      best[seq] = 0;
+      bestAlt[seq] = -1;
+    }
+    perGroup.push(record);
+  }
+
+  for (const list of named) for (const seq of list.seqs) isNamed[seq] = 1;
+  const candidates = touched.map((seq) => ({
+    seq,
+    named: isNamed[seq] as number,
+    score: (total[seq] as number) * statusWeight(status[seq] as number),
+  }));
+  // Scratch arrays are handed back zeroed (bestAlt at -1) for the next query.
+  for (const seq of touched) total[seq] = 0;
+  for (const list of named) for (const seq of list.seqs) isNamed[seq] = 0;
+  return {
+    candidates,
+    truncated,
+    widest,
+    matchedOf(seqs) {
+      const matched = new Map(seqs.map((seq) => [seq, [] as { term: string; fields: Field[] }[]]));
+      perGroup.forEach((record, g) => {
+        record.seqs.forEach((seq, k) => {
+          const alternative = groups[g]?.alternatives[record.alts[k] ?? 0];
+          matched.get(seq)?.push({
+            term: alternative?.label ?? '',
+            fields: fieldsOf((record.masks[k] ?? 0) & 0xff),
+          });
+        });
+      });
+      return matched;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+// A way forward when a search finds little: related categories and a request to file.
+
+import type { MatchGroup } from './catalog.facets.js';
+import { TAXONOMY } from './catalog.taxonomy.js';
+import { searchWords, stem } from './catalog.text.js';
+
+/** At most this many results count as few: the answer then suggests categories and a request. */
+export const FEW_RESULTS = 3;
+const RELATED = 3;
+/** A request's task must have at least this many characters (requests.schemas.ts). */
+const TASK_MIN = 12;
+
+/** The words that describe a category: its id, its aliases and its definition. */
+const described = new Map(
+  TAXONOMY.flatMap((category) => {
+    const stems = new Set(
+      searchWords([category.id, ...category.aliases, category.definition].join(' ')).map(stem),
+    );
+    return [category.id, ...category.aliases].map((name) => [name, stems] as const);
+  }),
+);
+
+/**
+ * Categories of the catalog related to a query, most related first: those whose description
+ * shares the most of the query's stems, then those of the best results. Only categories that
+ * have listings, each with how many.
+ */
+export function relatedCategories(
+  words: readonly string[],
+  hitCategories: readonly string[],
+  groups: readonly MatchGroup[],
+): { category: string; listings: number }[] {
+  const counts = new Map<string, number>();
+  for (const group of groups)
+    for (const category of group.categories_key.split('|').filter(Boolean))
+      counts.set(category, (counts.get(category) ?? 0) + group.n);
+  const stems = words.map(stem);
+  const scored = [...counts.keys()].map((category) => {
+    const own = described.get(category) ?? new Set(searchWords(category).map(stem));
+    const shared = stems.filter((term) => own.has(term)).length;
+    const fromHits = hitCategories.includes(category) ? 0.5 : 0;
+    return { category, score: shared + fromHits };
+  });
+  return scored
+    .filter(({ score }) => score > 0)
+    .sort((a, b) => b.score - a.score || (a.category < b.category ? -1 : 1))
+    .slice(0, RELATED)
+    .map(({ category }) => ({ category, listings: counts.get(category) ?? 0 }));
+}
+
+/** A capability request's task taken from the query, long enough to be accepted as it is. */
+export function requestTask(q: string): string {
+  const task = q.trim().replace(/\s+/g, ' ');
+  return task.length >= TASK_MIN ? task : `A capability for: ${task}`;
+}
