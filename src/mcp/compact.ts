@@ -80,7 +80,12 @@ function nullable(parts: JsonSchema[]): JsonSchema | undefined {
  * A schema without examples (the model sees real values) and with shared parts referred to;
  * an answer's schema (`output`) also without the limits only a request needs.
  */
-function compact(schema: JsonSchema, used: Map<string, number>, output: boolean): JsonSchema {
+function compact(
+  schema: JsonSchema,
+  used: Map<string, number>,
+  output: boolean,
+  depth = 0,
+): JsonSchema {
   if (output && isPlainCredits(schema)) return { type: 'number' };
   for (const [name, shared] of Object.entries(SHARED)) {
     if (!shared.matches(schema)) continue;
@@ -95,13 +100,16 @@ function compact(schema: JsonSchema, used: Map<string, number>, output: boolean)
     : undefined;
   if (merged !== undefined) {
     const { anyOf: _parts, ...rest } = schema;
-    return compact({ ...rest, ...merged }, used, output);
+    return compact({ ...rest, ...merged }, used, output, depth);
   }
   const result: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'example' || (output && INPUT_ONLY.has(key))) continue;
     if (output && ((key === 'format' && value === 'uri') || value === false)) continue;
     if (output && key === 'description' && typeof value === 'string') {
+      // Fields of objects nested in an answer (a session's product, say) are described where
+      // that object is the answer (get_product); repeating it in every tool doubled the list.
+      if (depth > DESCRIBED_DEPTH) continue;
       result.description = Object.entries(notes).reduce(
         (text, [from, to]) => text.replace(from, to),
         value,
@@ -112,19 +120,28 @@ function compact(schema: JsonSchema, used: Map<string, number>, output: boolean)
       result.properties = Object.fromEntries(
         Object.entries(value as Record<string, JsonSchema>).map(([name, property]) => [
           name,
-          compact(property, used, output),
+          compact(property, used, output, depth + 1),
         ]),
       );
-    } else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object')) {
-      result[key] = compact(value as JsonSchema, used, output);
+    } else if (key === 'items') {
+      // A list's elements are described as the list itself is.
+      result[key] = compact(value as JsonSchema, used, output, depth - 1);
+    } else if (key === 'additionalProperties' && typeof value === 'object') {
+      result[key] = compact(value as JsonSchema, used, output, depth);
     } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') {
-      result[key] = (value as JsonSchema[]).map((part) => compact(part, used, output));
+      result[key] = (value as JsonSchema[]).map((part) => compact(part, used, output, depth));
     } else {
       result[key] = value;
     }
   }
   return result;
 }
+
+/**
+ * How deep in an answer's schema fields keep their descriptions: the answer's own fields and
+ * those of the objects it lists, not those of objects nested in them.
+ */
+const DESCRIBED_DEPTH = 1;
 
 /** A definition used fewer times than this is written in place: a reference would be longer. */
 const SHARED_FROM = 3;
