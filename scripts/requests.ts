@@ -1,14 +1,14 @@
 /**
  * The operators' tool for capability requests: list them, show one, answer one.
  *
- *   npm run requests -- list [--status received] [--limit 50]
+ *   npm run requests -- list [--status received] [--kind correction] [--limit 50]
  *   npm run requests -- show <id>
  *   npm run requests -- set <id> --status planned [--response "We will add it in December."]
  *   npm run requests -- set <id> --status completed --change <listing change id>   (corrections)
  *
  * It uses the same DATABASE_URL as the service, and never creates a database: a SQLite file that
- * does not exist is an error. `list` prints a table (`--json`: one JSON object per line);
- * `show` and `set` print the request as JSON.
+ * does not exist is an error. `list` prints a table (`--json`: one JSON object per line) with the
+ * listing a correction is about; `show` and `set` print the request as JSON.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,13 +22,15 @@ import {
   requestsForOperators,
 } from '../src/modules/requests/requests.service.js';
 import type { StoredRequest } from '../src/modules/requests/requests.schemas.js';
+
+const KINDS = ['capability', 'correction', 'pilot'] as const satisfies StoredRequest['kind'][];
 import {
   REQUEST_STATUSES as STATUSES,
   type RequestStatus,
 } from '../src/modules/requests/requests.tables.js';
 
 const USAGE = `Usage:
-  npm run requests -- list [--status ${STATUSES.join('|')}] [--limit N] [--json]
+  npm run requests -- list [--status ${STATUSES.join('|')}] [--kind ${KINDS.join('|')}] [--limit N] [--json]
   npm run requests -- show <id>
   npm run requests -- set <id> --status ${STATUSES.join('|')} [--response TEXT | --clear-response]
       [--change N]   (a correction: the listing change it led to, from the listing's history)`;
@@ -46,9 +48,10 @@ function table(requests: StoredRequest[]): string {
     request.status,
     request.kind,
     request.created_at.slice(0, 16).replace('T', ' '),
+    request.capability_id ?? '-',
     oneLine(request.task, 60),
   ]);
-  const header = ['ID', 'STATUS', 'KIND', 'CREATED (UTC)', 'TASK'];
+  const header = ['ID', 'STATUS', 'KIND', 'CREATED (UTC)', 'LISTING', 'TASK'];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
@@ -60,6 +63,13 @@ function table(requests: StoredRequest[]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+function kindOption(value: string | undefined): StoredRequest['kind'] | undefined {
+  if (value === undefined) return undefined;
+  const kind = KINDS.find((candidate) => candidate === value);
+  if (kind === undefined) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}`);
+  return kind;
 }
 
 function statusOption(value: string | undefined): RequestStatus | undefined {
@@ -75,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       status: { type: 'string' },
+      kind: { type: 'string' },
       limit: { type: 'string' },
       response: { type: 'string' },
       'clear-response': { type: 'boolean' },
@@ -107,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
           throw new UsageError('--limit must be an integer from 1 to 1000');
         const requests = await requestsForOperators(store, {
           status: statusOption(values.status),
+          kind: kindOption(values.kind),
           limit,
         });
         if (values.json === true) {
