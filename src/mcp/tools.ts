@@ -51,11 +51,26 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Search documented tools, agents and frameworks (name, summary, description, categories, protocols, limitations). ' +
       'Every word of `q` must match, ignoring case and accents; the last word also matches as a prefix. ' +
-      'Filter by `kind`, `category` or `protocol` (e.g. `mcp`, `openapi`, `python`). Each listing carries where its facts come from ' +
-      '(`provenance`), how authentication works and its limitations. For more results, call again with `cursor` set to `next_cursor` ' +
+      'Filter by `kind`, `category` (one of list_categories; an old name such as `transcription` means its category), `protocol` ' +
+      '(e.g. `mcp`, `openapi`, `python`), `status` (`active`, `maintenance`, `deprecated`, `archived`) or `license_kind` ' +
+      '(`open_source`, `source_available`, `proprietary`, `unknown`). Each listing carries where its facts come from ' +
+      '(`provenance`, with the SPDX licence id), its status and `successor`, how authentication works, its limitations and, for MCP ' +
+      'servers, `connection` (packages to run and remote URLs, with the environment variables they need). ' +
+      'For more results, call again with `cursor` set to `next_cursor` ' +
       'and the same filters. Use this before recommending a tool, and file a request when nothing fits.',
     method: 'GET',
     path: '/api/catalog',
+    auth: 'none',
+    annotations: read,
+  },
+  {
+    name: 'list_categories',
+    title: 'List the catalog categories',
+    description:
+      'The categories catalog listings are filed under, each with a one-line definition, the old names and synonyms that work as ' +
+      'its `category` filter in search_catalog, and how many listings it holds.',
+    method: 'GET',
+    path: '/api/catalog/categories',
     auth: 'none',
     annotations: read,
   },

@@ -127,6 +127,11 @@ describe.each(testDialects)('MCP (%s)', (dialect) => {
       const listing = await call(client, 'get_listing', { id: items[0]?.id ?? '' });
       expect(listing.data.id).toBe(items[0]?.id);
       expect(listing.data.provenance).toBeDefined();
+      const categories = await call(client, 'list_categories', {});
+      const filed = categories.data.items as { id: string; aliases: string[] }[];
+      expect(filed.find((category) => category.id === 'speech-to-text')?.aliases).toContain(
+        'transcription',
+      );
 
       const missing = await call(client, 'get_listing', { id: 'no-such-listing' });
       expect(missing.isError).toBe(true);

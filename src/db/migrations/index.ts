@@ -12,6 +12,7 @@ import * as catalogGroups from './0009_catalog_groups.js';
 import * as catalogFilterOrder from './0010_catalog_filter_order.js';
 import * as catalogSearchKeys from './0011_catalog_search_keys.js';
 import * as scoreShards from './0012_score_shards.js';
+import * as catalogV2 from './0014_catalog_v2.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -35,6 +36,7 @@ const all: Record<string, DialectMigration> = {
   '0010_catalog_filter_order': catalogFilterOrder,
   '0011_catalog_search_keys': catalogSearchKeys,
   '0012_score_shards': scoreShards,
+  '0014_catalog_v2': catalogV2,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -29,6 +29,8 @@ export interface ListingFilter {
   kind?: string | undefined;
   category?: string | undefined;
   protocol?: string | undefined;
+  status?: CatalogListingsTable['status'] | undefined;
+  license_kind?: CatalogListingsTable['license_kind'] | undefined;
   updatedSince?: string | undefined;
 }
 
@@ -78,6 +80,10 @@ function filtered(db: Db, dialect: Dialect, filter: ListingFilter) {
     .$if(filter.protocol !== undefined, (q) =>
       q.where(contains('protocols_key', filter.protocol ?? '')),
     )
+    .$if(filter.status !== undefined, (q) => q.where('l.status', '=', filter.status ?? 'active'))
+    .$if(filter.license_kind !== undefined, (q) =>
+      q.where('l.license_kind', '=', filter.license_kind ?? 'unknown'),
+    )
     .$if(filter.updatedSince !== undefined, (q) =>
       q.where('l.updated_at', '>', filter.updatedSince ?? ''),
     );
@@ -104,9 +110,11 @@ export function matchSummary(db: Db, dialect: Dialect, filter: ListingFilter) {
       'l.kind',
       'l.categories_key',
       'l.protocols_key',
+      'l.status',
+      'l.license_kind',
       eb.fn.countAll<number>().as('n'),
     ])
-    .groupBy(['l.kind', 'l.categories_key', 'l.protocols_key']);
+    .groupBy(['l.kind', 'l.categories_key', 'l.protocols_key', 'l.status', 'l.license_kind']);
 }
 
 /** Whether anything matches (used to decide which query words are misspelt). */

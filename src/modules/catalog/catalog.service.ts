@@ -1,10 +1,12 @@
 import type { Store } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { findListing, listingChanges, recentChanges } from './catalog.repository.js';
+import { catalogGroups, findListing, listingChanges, recentChanges } from './catalog.repository.js';
+import { summarise } from './catalog.facets.js';
 import { searchPage } from './catalog.search.repository.js';
 import { analyse } from './catalog.analysis.js';
 import { cacheFor, remember } from './catalog.cache.js';
 import { encodeCursor, parseSearch } from './catalog.query.js';
+import { CATEGORIES, categoryFor } from './catalog.taxonomy.js';
 import type { ListingPage, SearchQuery } from './catalog.schemas.js';
 import { changeOf, listingOf } from './catalog.views.js';
 
@@ -17,6 +19,14 @@ export async function getListing(store: Store, id: string): Promise<ListingPage>
   return { ...listingOf(row), history: history.map(changeOf) };
 }
 
+/** The taxonomy, each category with how many listings it holds. */
+export async function catalogCategories(store: Store) {
+  const counts = summarise(await catalogGroups(store.db)).facets.category;
+  return {
+    items: CATEGORIES.map((category) => ({ ...category, count: counts[category.id] ?? 0 })),
+  };
+}
+
 /** The newest added and changed listings with their changes, newest first (for the feed). */
 export async function recentListingChanges(store: Store, limit: number) {
   const rows = await recentChanges(store.db, limit);
@@ -27,7 +37,10 @@ export async function recentListingChanges(store: Store, limit: number) {
 }
 
 export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: string) {
-  const { q, limit, words, filters, fingerprint, offset } = parseSearch(query);
+  const { q, limit, words, filters, fingerprint, offset } = parseSearch({
+    ...query,
+    category: query.category === undefined ? undefined : categoryFor(query.category),
+  });
   const capabilityRequest = {
     method: 'POST' as const,
     url: `${baseUrl}/api/requests`,
@@ -42,7 +55,7 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
       total: 0,
       limit,
       next_cursor: null,
-      facets: { kind: {}, category: {}, protocol: {} },
+      facets: { kind: {}, category: {}, protocol: {}, status: {}, license_kind: {} },
       corrected_query: null,
       suggestions: [],
       capability_request: capabilityRequest,

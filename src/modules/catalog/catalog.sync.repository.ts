@@ -80,6 +80,8 @@ const LISTING_COLUMNS = [
   'protocols_key',
   'name_key',
   'names_key',
+  'status',
+  'license_kind',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof ListingRow)[];
@@ -164,6 +166,8 @@ function upsertListings(db: Db, batch: ListingRow[]) {
         protocols_key: eb.ref('excluded.protocols_key'),
         name_key: eb.ref('excluded.name_key'),
         names_key: eb.ref('excluded.names_key'),
+        status: eb.ref('excluded.status'),
+        license_kind: eb.ref('excluded.license_kind'),
         name_words: eb.ref('excluded.name_words'),
         alias_words: eb.ref('excluded.alias_words'),
         tag_words: eb.ref('excluded.tag_words'),
