@@ -82,3 +82,16 @@ export const describedBy = (id: string, hint: boolean, error: string | undefined
 
 export const date = (iso: string) =>
   new Date(iso).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
+
+const licenceKinds: Record<string, string> = {
+  open_source: 'open source',
+  source_available: 'source available',
+  proprietary: 'proprietary',
+  unknown: 'licence unknown',
+};
+
+/** A listing's licence in words: its SPDX id and kind, or the kind alone. */
+export function licenceText(provenance: { license: string | null; license_kind: string }): string {
+  const kind = licenceKinds[provenance.license_kind] ?? provenance.license_kind;
+  return provenance.license === null ? kind : `${provenance.license} (${kind})`;
+}

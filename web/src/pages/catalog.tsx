@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, message, type Listing, type SearchResult } from '../api';
 import { setQuery, useLocation } from '../router';
-import { Alert, Page } from '../ui';
+import { Alert, Page, licenceText } from '../ui';
 
-type Facet = 'kind' | 'category' | 'protocol';
+type License = Listing['provenance']['license_kind'];
+
+type Facet = 'kind' | 'category' | 'protocol' | 'status' | 'license_kind';
 /** Fields the search gains later; read when present so a regenerated client needs no change here. */
 type Extras = { total?: number; facets?: Record<string, unknown>; suggestions?: unknown[] };
 
@@ -41,6 +43,8 @@ export function CatalogPage() {
     kind: query.get('kind') ?? '',
     category: query.get('category') ?? '',
     protocol: query.get('protocol') ?? '',
+    status: query.get('status') ?? '',
+    license_kind: query.get('license_kind') ?? '',
   });
   const [result, setResult] = useState<(SearchResult & Extras) | null>(null);
   const [error, setError] = useState('');
@@ -48,6 +52,8 @@ export function CatalogPage() {
     kind: new Set(['tool', 'agent', 'framework']),
     category: new Set(),
     protocol: new Set(),
+    status: new Set(['active', 'maintenance', 'deprecated', 'archived']),
+    license_kind: new Set(['open_source', 'source_available', 'proprietary', 'unknown']),
   });
   const latest = useRef(0);
 
@@ -62,6 +68,10 @@ export function CatalogPage() {
               ...(filters.kind === '' ? {} : { kind: filters.kind as Listing['kind'] }),
               ...(filters.category === '' ? {} : { category: filters.category }),
               ...(filters.protocol === '' ? {} : { protocol: filters.protocol }),
+              ...(filters.status === '' ? {} : { status: filters.status as Listing['status'] }),
+              ...(filters.license_kind === ''
+                ? {}
+                : { license_kind: filters.license_kind as License }),
               limit: 24,
               ...(cursor === undefined ? {} : { cursor }),
             },
@@ -76,7 +86,7 @@ export function CatalogPage() {
           : { ...page, items: [...before.items, ...page.items] },
       );
       setSeen((before) => ({
-        kind: before.kind,
+        ...before,
         category: new Set([...before.category, ...page.items.flatMap((item) => item.categories)]),
         protocol: new Set([...before.protocol, ...page.items.flatMap((item) => item.protocols)]),
       }));
@@ -90,7 +100,14 @@ export function CatalogPage() {
     setQuery(filters);
     const timer = setTimeout(() => void search(), 200);
     return () => clearTimeout(timer);
-  }, [filters.q, filters.kind, filters.category, filters.protocol]);
+  }, [
+    filters.q,
+    filters.kind,
+    filters.category,
+    filters.protocol,
+    filters.status,
+    filters.license_kind,
+  ]);
 
   const options = (facet: Facet): [string, number | null][] => {
     const counted = facetCounts(result?.facets[facet]);
@@ -152,6 +169,8 @@ export function CatalogPage() {
           {select('kind', 'Kind')}
           {select('category', 'Category')}
           {select('protocol', 'Protocol')}
+          {select('status', 'Status')}
+          {select('license_kind', 'Licence')}
         </div>
       </form>
       {error === '' ? null : <Alert>{error}</Alert>}
@@ -198,9 +217,10 @@ export function CatalogPage() {
             </h2>
             <p class="meta">
               <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
-              {listing.status === 'deprecated' ? (
-                <span class="badge badge-warning">deprecated</span>
-              ) : null}
+              {listing.status === 'active' ? null : (
+                <span class="badge badge-warning">{listing.status}</span>
+              )}
+              <span class="badge">{licenceText(listing.provenance)}</span>
               {listing.authentication.required ? (
                 <span class="badge">needs credentials</span>
               ) : (

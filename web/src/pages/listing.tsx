@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, message, type Listing } from '../api';
-import { Alert, Page, date } from '../ui';
+import { Alert, Page, date, licenceText } from '../ui';
+import { Connection } from './connection';
 
 const verification: Record<Listing['provenance']['verification'], string> = {
   documented: 'Taken from public documentation',
@@ -48,13 +49,28 @@ export function ListingPage(props: { id: string }) {
       <p class="meta">
         <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
         {listing.version === null ? null : <span class="badge">version {listing.version}</span>}
-        {listing.status === 'deprecated' ? (
-          <span class="badge badge-warning">deprecated</span>
-        ) : null}
+        {listing.status === 'active' ? null : (
+          <span class="badge badge-warning">{listing.status}</span>
+        )}
       </p>
+      {listing.successor === null ? null : (
+        <p class="alert alert-warning">
+          Replaced by <a href={`/catalog/${listing.successor}`}>{listing.successor}</a>.
+        </p>
+      )}
       <p class="lead">{listing.summary}</p>
       {aliases.length === 0 ? null : <p class="muted">Also known as {aliases.join(', ')}.</p>}
       <p>{listing.description}</p>
+      {listing.use_cases === undefined ? null : (
+        <section aria-labelledby="uses">
+          <h2 id="uses">What it is for</h2>
+          <ul>
+            {listing.use_cases.map((use) => (
+              <li key={use}>{use}</li>
+            ))}
+          </ul>
+        </section>
+      )}
       <ul class="links">
         <li>
           <a href={listing.homepage_url} rel="noopener noreferrer">
@@ -87,6 +103,8 @@ export function ListingPage(props: { id: string }) {
         <p>{authentication.notes}</p>
       </section>
 
+      {listing.connection == null ? null : <Connection connection={listing.connection} />}
+
       <section aria-labelledby="limits">
         <h2 id="limits">Limitations</h2>
         <ul>
@@ -114,7 +132,9 @@ export function ListingPage(props: { id: string }) {
             </ul>
           </dd>
           <dt>License</dt>
-          <dd>{provenance.license ?? 'Proprietary'}</dd>
+          <dd>{licenceText(provenance)}</dd>
+          <dt>Status</dt>
+          <dd>{listing.status}</dd>
           <dt>Checked</dt>
           <dd>{date(listing.checked_at)}</dd>
           <dt>Verification</dt>
