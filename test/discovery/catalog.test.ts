@@ -422,17 +422,25 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       const current = (await search('?category=speech-to-text&limit=50')).body.data;
       expect(old.total).toBeGreaterThan(0);
       expect(old.items.map((item) => item.id)).toEqual(current.items.map((item) => item.id));
-      const retired = (await search('?status=maintenance&limit=50')).body.data;
-      expect(retired.items.map((item) => item.id)).toContain('autogen');
-      const autogen = retired.items.find((item) => item.id === 'autogen');
-      expect(autogen).toMatchObject({ status: 'maintenance' });
-      expect(autogen?.provenance.license_kind).toBe('open_source');
-      expect(retired.facets.status).toEqual({ maintenance: retired.total });
-      const agno = await t.app.inject('/api/catalog/agno');
-      expect(agno.json<{ data: ListingData }>().data.provenance).toMatchObject({
-        license: 'MPL-2.0',
-        license_kind: 'open_source',
-      });
+      // Every status and licence kind of the data, as a filter: exactly its listings.
+      const listings = loadCatalogFile();
+      for (const status of ['active', 'maintenance', 'deprecated', 'archived'] as const) {
+        const expected = listings.filter((listing) => listing.status === status);
+        const found = (await search(`?status=${status}&limit=50`)).body.data;
+        expect(found.total, status).toBe(expected.length);
+        if (expected.length > 0) expect(found.facets.status).toEqual({ [status]: expected.length });
+        for (const item of found.items) expect(item.status).toBe(status);
+      }
+      const [retired] = listings.filter((listing) => listing.status !== 'active');
+      expect(retired, 'a listing no longer active').toBeDefined();
+      const page = (await t.app.inject(`/api/catalog/${retired?.id}`)).json<{ data: ListingData }>()
+        .data;
+      expect(page).toMatchObject({ status: retired?.status, successor: retired?.successor });
+      const open = (await search('?license_kind=open_source&limit=1')).body.data;
+      expect(open.total).toBe(
+        listings.filter((listing) => listing.provenance.license_kind === 'open_source').length,
+      );
+      expect(open.items[0]?.provenance.license_kind).toBe('open_source');
     });
   });
 

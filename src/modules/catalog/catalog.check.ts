@@ -6,8 +6,18 @@ import type { ListingEntry } from './catalog.schemas.js';
 const SUPERLATIVES =
   /\b(best|best-in-class|leading|industry-leading|powerful|blazing(ly)?|revolutionary|cutting-edge|world-class|seamless(ly)?|effortless(ly)?|ultimate|state-of-the-art|game-changing|next-generation|unparalleled|unmatched|lightning-fast|magical)\b/i;
 
-/** Licences that let you read the source but are not open source. */
-const SOURCE_AVAILABLE = new Set(['BUSL-1.1', 'Elastic-2.0', 'SSPL-1.0']);
+/** Licences that let you read the source but are not open source (fair source included). */
+export const SOURCE_AVAILABLE = new Set([
+  'BUSL-1.1',
+  'Elastic-2.0',
+  'SSPL-1.0',
+  'FSL-1.1-ALv2',
+  'FSL-1.1-MIT',
+  'PolyForm-Noncommercial-1.0.0',
+  'PolyForm-Small-Business-1.0.0',
+  'CC-BY-NC-4.0',
+  'CC-BY-NC-SA-4.0',
+]);
 
 /** Hosts that only ever carry second-hand accounts of a project. */
 const SECOND_HAND_HOSTS = [
@@ -50,6 +60,8 @@ const REGISTRY_PAGES: [host: string, path: RegExp][] = [
   ['packagist.org', /^\/packages\//],
   ['central.sonatype.com', /^\/artifact\//],
   ['marketplace.visualstudio.com', /^\/items/],
+  ['pypi.python.org', /^\/pypi\//],
+  ['docs.rs', /^\/./],
 ];
 
 /** Suffixes under which each sub-domain belongs to a different owner. */
@@ -87,19 +99,24 @@ function accountOf(url: string): string | undefined {
   return `${host}/${pathname.split('/')[1]?.toLowerCase() ?? ''}`;
 }
 
+const letters = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The name a site or an account goes by: `openai` for `platform.openai.com` and `github.com/openai`. */
+function brandOf(url: string): string {
+  const account = accountOf(url);
+  if (account !== undefined) return letters(account.split('/')[1] ?? '');
+  return letters(siteOf(hostOf(url)).split('.')[0] ?? '');
+}
+
 /**
- * Whether a page is first-party for a listing: on the site of its homepage or documentation,
- * under the account of its repository (or homepage or documentation) on a code host, or the page
- * of a package on an official registry.
+ * Whether a page is first-party for a listing: on the site of its homepage or documentation, or
+ * on a site or code-host account under the same name as those or its repository's account
+ * (`learn.microsoft.com` and `github.com/microsoft` for `microsoft.github.io/autogen`), or under
+ * its publisher's name; or the page of a package on an official registry.
  */
 export function isFirstParty(entry: ListingEntry, url: string): boolean {
   const host = hostOf(url);
   if (SECOND_HAND_HOSTS.some((bad) => host === bad || host.endsWith(`.${bad}`))) return false;
-  const own = [entry.homepage_url, entry.documentation_url, entry.repository_url].filter(
-    (value): value is string => value !== null,
-  );
-  const account = accountOf(url);
-  if (account !== undefined) return own.some((page) => accountOf(page) === account);
   const { pathname } = new URL(url);
   if (
     REGISTRY_PAGES.some(
@@ -107,7 +124,31 @@ export function isFirstParty(entry: ListingEntry, url: string): boolean {
     )
   )
     return true;
-  return own.some((page) => accountOf(page) === undefined && siteOf(hostOf(page)) === siteOf(host));
+  const own = [entry.homepage_url, entry.documentation_url, entry.repository_url].filter(
+    (value): value is string => value !== null,
+  );
+  const account = accountOf(url);
+  const owner = account?.split('/')[1];
+  if (own.some((page) => accountOf(page)?.split('/')[1] === owner && owner !== undefined))
+    return true;
+  if (
+    account === undefined &&
+    own.some((page) => accountOf(page) === undefined && siteOf(hostOf(page)) === siteOf(host))
+  )
+    return true;
+  const brand = brandOf(url);
+  if (brand.length < 4) return false;
+  const publisher = letters(entry.provenance.publisher);
+  return (
+    own.some((page) => {
+      const theirs = brandOf(page);
+      if (theirs.length < 4) return false;
+      // An account may add to the name (`deepseek-ai`); a site must have it exactly.
+      return account === undefined
+        ? brand === theirs
+        : brand.includes(theirs) || theirs.includes(brand);
+    }) || publisher.includes(brand)
+  );
 }
 
 /**

@@ -16,8 +16,8 @@ const validateEntry = ajv.compile<ListingEntry>(ListingEntry);
 
 /**
  * Checks every entry against the listing schema and the rules a schema cannot say: unique ids
- * and names; an alias never another listing's id or name; `none` as the only scheme exactly
- * when no authentication is required; a `successor` only for a listing no longer active, naming
+ * and names; an alias never another listing's id or name; `none` among the schemes exactly
+ * when no authentication is required (the others are then optional credentials); a `successor` only for a listing no longer active, naming
  * another listing of the file; `connection` only on MCP servers. The first bad entry stops the
  * load. (The data check, test/discovery/catalog-data.test.ts, holds the editorial rules.)
  */
@@ -51,10 +51,12 @@ export function parseCatalog(data: unknown): ListingEntry[] {
     owners.set(entry.name.toLowerCase(), entry.id);
     const { required, schemes } = entry.authentication;
     const saysNone = schemes.some((scheme) => scheme === 'none');
-    if (required ? saysNone : schemes.length !== 1 || !saysNone) {
+    // Not required: `none`, and the schemes that optional credentials use (e.g. a key for
+    // higher limits). Required: never `none`.
+    if (required === saysNone) {
       fail(
         'authentication.schemes',
-        'must be ["none"] exactly when authentication.required is false',
+        'must hold "none" exactly when authentication.required is false',
       );
     }
     if (entry.successor !== null) {

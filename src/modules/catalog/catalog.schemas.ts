@@ -124,7 +124,10 @@ export const ListingEntry = Type.Object(
     ),
     authentication: Type.Object(
       {
-        required: Type.Boolean({ description: 'Whether using it needs credentials.' }),
+        required: Type.Boolean({
+          description:
+            'Whether using it needs credentials. When not, `schemes` holds `none` and any schemes of optional credentials.',
+        }),
         schemes: Type.Array(
           Type.Enum(['none', 'api_key', 'bearer', 'oauth2', 'basic', 'mtls', 'other']),
           { minItems: 1 },
