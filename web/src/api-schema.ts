@@ -748,7 +748,7 @@ export interface operations {
                                 aliases: string[];
                                 authentication: {
                                     notes: string;
-                                    /** @description Whether using it needs credentials. */
+                                    /** @description Whether using it needs credentials. When not, `schemes` holds `none` and any schemes of optional credentials. */
                                     required: boolean;
                                     schemes: ("none" | "api_key" | "bearer" | "oauth2" | "basic" | "mtls" | "other")[];
                                 };
@@ -946,7 +946,7 @@ export interface operations {
                             aliases: string[];
                             authentication: {
                                 notes: string;
-                                /** @description Whether using it needs credentials. */
+                                /** @description Whether using it needs credentials. When not, `schemes` holds `none` and any schemes of optional credentials. */
                                 required: boolean;
                                 schemes: ("none" | "api_key" | "bearer" | "oauth2" | "basic" | "mtls" | "other")[];
                             };
