@@ -875,7 +875,7 @@ export interface operations {
                                  *       "add subtitles to my videos"
                                  *     ]
                                  */
-                                use_cases?: string[];
+                                use_cases: string[];
                                 version: string | null;
                             }[];
                             limit: number;
@@ -1088,7 +1088,7 @@ export interface operations {
                              *       "add subtitles to my videos"
                              *     ]
                              */
-                            use_cases?: string[];
+                            use_cases: string[];
                             version: string | null;
                         };
                         /** @enum {boolean} */

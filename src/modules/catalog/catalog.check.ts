@@ -154,14 +154,11 @@ export function isFirstParty(entry: ListingEntry, url: string): boolean {
 /**
  * The problems of a catalog's data, one readable line each (empty when it passes): licences
  * (`spdxIds`: the valid SPDX licence ids), first-party sources, summaries without praise,
- * limitations that say something, and (`complete`) MCP servers with their connection details
- * and use cases on every listing.
+ * limitations that say something, and MCP servers with their connection details.
  */
 export function catalogProblems(
   entries: readonly ListingEntry[],
   spdxIds: ReadonlySet<string>,
-  /** Whether every listing must have use cases, and every MCP server its connection details. */
-  options: { complete: boolean } = { complete: true },
 ): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
@@ -184,13 +181,10 @@ export function catalogProblems(
     const isServer = entry.categories.includes('mcp-server');
     const { connection } = entry;
     if (
-      options.complete &&
       isServer &&
       (connection == null || connection.packages.length + connection.remotes.length === 0)
     )
       problem('an MCP server without connection details (packages or remotes)');
-    if (options.complete && (entry.use_cases === undefined || entry.use_cases.length < 2))
-      problem('fewer than 2 use cases');
   }
   return problems;
 }

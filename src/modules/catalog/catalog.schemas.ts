@@ -79,14 +79,12 @@ export const ListingEntry = Type.Object(
     kind: Kind,
     summary: Type.String({ minLength: 1, maxLength: 200, description: 'One sentence.' }),
     description: Sentence(2000),
-    use_cases: Type.Optional(
-      Type.Array(Sentence(200), {
-        minItems: 2,
-        maxItems: 5,
-        description: 'Needs it serves, in the words of someone who has them.',
-        example: ['transcribe recorded interviews offline', 'add subtitles to my videos'],
-      }),
-    ),
+    use_cases: Type.Array(Sentence(200), {
+      minItems: 2,
+      maxItems: 5,
+      description: 'Needs it serves, in the words of someone who has them.',
+      example: ['transcribe recorded interviews offline', 'add subtitles to my videos'],
+    }),
     categories: Type.Array(CategoryId, {
       minItems: 1,
       maxItems: 3,

@@ -61,16 +61,14 @@ export function ListingPage(props: { id: string }) {
       <p class="lead">{listing.summary}</p>
       {aliases.length === 0 ? null : <p class="muted">Also known as {aliases.join(', ')}.</p>}
       <p>{listing.description}</p>
-      {listing.use_cases === undefined ? null : (
-        <section aria-labelledby="uses">
-          <h2 id="uses">What it is for</h2>
-          <ul>
-            {listing.use_cases.map((use) => (
-              <li key={use}>{use}</li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <section aria-labelledby="uses">
+        <h2 id="uses">What it is for</h2>
+        <ul>
+          {listing.use_cases.map((use) => (
+            <li key={use}>{use}</li>
+          ))}
+        </ul>
+      </section>
       <ul class="links">
         <li>
           <a href={listing.homepage_url} rel="noopener noreferrer">
