@@ -94,6 +94,10 @@ function syntheticCatalog(size: number): ListingEntry[] {
       ...base,
       id: `${base.id}-${i}`,
       name: `${base.name} ${i}`,
+      // An alias may not be another listing's id or name (the original's, here).
+      aliases: base.aliases?.filter(
+        (alias) => ![base.id, base.name.toLowerCase()].includes(alias.toLowerCase()),
+      ),
       summary: `${base.summary.slice(0, 180)} (copy ${i})`,
     };
   });

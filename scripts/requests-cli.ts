@@ -2,14 +2,14 @@
  * The operators' tool for capability requests (`npm run requests`, entry in
  * `scripts/requests.ts`): list them, show one, answer one.
  *
- *   npm run requests -- list [--status received] [--limit 50]
+ *   npm run requests -- list [--status received] [--kind correction] [--limit 50]
  *   npm run requests -- show <id>
  *   npm run requests -- set <id> --status planned [--response "We will add it in December."]
  *   npm run requests -- set <id> --status completed --change <listing change id>   (corrections)
  *
  * It uses the same DATABASE_URL as the service, and never creates a database: a SQLite file that
- * does not exist is an error. `list` prints a table (`--json`: one JSON object per line);
- * `show` and `set` print the request as JSON.
+ * does not exist is an error. `list` prints a table (`--json`: one JSON object per line) with the
+ * listing a correction is about; `show` and `set` print the request as JSON.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -28,8 +28,10 @@ import {
   type RequestStatus,
 } from '../src/modules/requests/requests.tables.js';
 
+const KINDS = ['capability', 'correction', 'pilot'] as const satisfies StoredRequest['kind'][];
+
 const USAGE = `Usage:
-  npm run requests -- list [--status ${STATUSES.join('|')}] [--limit N] [--json]
+  npm run requests -- list [--status ${STATUSES.join('|')}] [--kind ${KINDS.join('|')}] [--limit N] [--json]
   npm run requests -- show <id>
   npm run requests -- set <id> --status ${STATUSES.join('|')} [--response TEXT | --clear-response]
       [--change N]   (a correction: the listing change it led to, from the listing's history)`;
@@ -47,9 +49,10 @@ function table(requests: StoredRequest[]): string {
     request.status,
     request.kind,
     request.created_at.slice(0, 16).replace('T', ' '),
+    request.capability_id ?? '-',
     oneLine(request.task, 60),
   ]);
-  const header = ['ID', 'STATUS', 'KIND', 'CREATED (UTC)', 'TASK'];
+  const header = ['ID', 'STATUS', 'KIND', 'CREATED (UTC)', 'LISTING', 'TASK'];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
@@ -61,6 +64,13 @@ function table(requests: StoredRequest[]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+function kindOption(value: string | undefined): StoredRequest['kind'] | undefined {
+  if (value === undefined) return undefined;
+  const kind = KINDS.find((candidate) => candidate === value);
+  if (kind === undefined) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}`);
+  return kind;
 }
 
 function statusOption(value: string | undefined): RequestStatus | undefined {
@@ -115,6 +125,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
     allowPositionals: true,
     options: {
       status: { type: 'string' },
+      kind: { type: 'string' },
       limit: { type: 'string' },
       response: { type: 'string' },
       'clear-response': { type: 'boolean' },
@@ -147,6 +158,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
           throw new UsageError('--limit must be an integer from 1 to 1000');
         const requests = await requestsForOperators(store, {
           status: statusOption(values.status),
+          kind: kindOption(values.kind),
           limit,
         });
         if (values.json === true) {

@@ -37,7 +37,7 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
     {
       capabilities: { tools: {} },
       instructions:
-        'Bazaar has two areas. Capability discovery: search_catalog and get_listing find documented tools, agents and ' +
+        'Bazaar has two areas. Capability discovery: search_catalog, list_categories and get_listing find documented tools, agents and ' +
         'frameworks; file_request asks the operators for what is missing (keep the receipt token). The negotiation game: ' +
         'register (or get_me with a key you hold), list_products, start_negotiation, then make_offer until the seller ' +
         'accepts or accept_counter_offer; get_player_stats and get_leaderboard show the score (market value bought per ' +

@@ -54,7 +54,8 @@ export function toolSpecs(transport: McpTransport, game: GameNumbers): ToolSpec[
         '`q` may be a need in plain words ("transcribe recordings offline") or keywords: ranked by relevance, not every word has to match, ' +
         'and each hit says in `matched` what it matched. A word in no listing may be corrected (`corrected_query`); when few fit, the answer ' +
         'names `related_categories` and a ready `capability_request`. ' +
-        'Filter by `kind`, `category` or `protocol` (e.g. `mcp`, `python`). Answers summaries; get_listing gives the full record ' +
+        'Filter by `kind`, `category` (see list_categories; an old name such as `transcription` means its category), `protocol` ' +
+        '(e.g. `mcp`, `python`), `status` or `license_kind`. Answers summaries; get_listing gives the full record ' +
         '(provenance, authentication, limitations). More: pass `next_cursor` as `cursor` with the same filters. Nothing fits? file_request.',
       method: 'GET',
       path: '/api/catalog',
@@ -65,6 +66,17 @@ export function toolSpecs(transport: McpTransport, game: GameNumbers): ToolSpec[
         itemFields: ['id', 'name', 'kind', 'summary', 'categories', 'status', 'matched'],
         omit: ['facets'],
       },
+    },
+    {
+      name: 'list_categories',
+      title: 'List the catalog categories',
+      description:
+        'The categories listings are filed under, each with a one-line definition, the old names that still work as its ' +
+        '`category` filter, and how many listings it holds.',
+      method: 'GET',
+      path: '/api/catalog/categories',
+      auth: 'none',
+      annotations: read,
     },
     {
       name: 'get_listing',

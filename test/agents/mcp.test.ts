@@ -126,6 +126,11 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       const playwright = (found.data.items as Structured[]).find((i) => i.name === 'Playwright');
       const listing = await call(client, 'get_listing', { id: playwright?.id });
       expect(listing.data).toMatchObject({ id: playwright?.id, provenance: expect.any(Object) });
+      const categories = await call(client, 'list_categories', {});
+      const filed = categories.data.items as { id: string; aliases: string[] }[];
+      expect(filed.find((category) => category.id === 'speech-to-text')?.aliases).toContain(
+        'transcription',
+      );
       const missing = await call(client, 'get_listing', { id: 'no-such-listing' });
       expect(errorOf(missing)).toEqual({ code: 'not_found', error: 'Listing not found.' });
       const unnamed = await call(client, 'get_listing', {});

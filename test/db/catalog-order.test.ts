@@ -154,7 +154,7 @@ describe.runIf(testDialects.includes('sqlite'))('catalog statistics after a sync
     await syncCatalog(store(), listings);
     expect(await statistics()).toContainEqual({
       idx: 'catalog_listings_matches',
-      stat: `${listings.length} 1 1 1 1 1 1 1 1`,
+      stat: `${listings.length} 1 1 1 1 1 1 1 1 1 1`,
     });
 
     await sql`delete from sqlite_stat1`.execute(store().db);

@@ -107,7 +107,7 @@ describe.runIf(testDialects.includes('postgres'))(
 );
 
 describe.each(testDialects)(
-  'catalog groups for filter searches (0009_catalog_groups, %s)',
+  'catalog groups for filter searches (0009_catalog_groups, 0014_catalog_v2, %s)',
   (dialect) => {
     let database: TestDatabase;
     let store: Store;
@@ -133,14 +133,16 @@ describe.each(testDialects)(
       const words =
         dialect === 'postgres' ? sql`, name_words, alias_words, tag_words, body_words` : sql``;
       const noWords = dialect === 'postgres' ? sql`, '', '', '', ''` : sql``;
-      for (const [id, kind, categories] of [
-        ['a', 'tool', '|database|'],
-        ['b', 'tool', '|database|'],
-        ['c', 'agent', '|coding-agent|'],
+      // A document of before 0014_catalog_v2 has neither status nor licence kind.
+      const lifecycle = '{"status":"deprecated","provenance":{"license_kind":"open_source"}}';
+      for (const [id, kind, categories, document] of [
+        ['a', 'tool', '|database|', '{}'],
+        ['b', 'tool', '|database|', '{}'],
+        ['c', 'agent', '|coding-agent|', lifecycle],
       ] as const) {
         await sql`insert into catalog_listings (id, kind, document, content_hash, categories_key,
         protocols_key, name_key, names_key, created_at, updated_at ${words})
-        values (${id}, ${kind}, '{}', 'h', ${categories}, '|mcp|', ${id}, ${`|${id}|`}, ${now},
+        values (${id}, ${kind}, ${document}, 'h', ${categories}, '|mcp|', ${id}, ${`|${id}|`}, ${now},
         ${now} ${noWords})`.execute(store.db);
       }
       await sql`insert into settings (key, value) values ('catalog_summary', '{"total":3,"facets":{}}')`.execute(
@@ -149,9 +151,24 @@ describe.each(testDialects)(
 
       await migrateToLatest(store);
 
+      // Counted again by 0014_catalog_v2, with each listing's status and licence kind.
       expect(await catalogGroups(store.db)).toEqual([
-        { kind: 'agent', categories_key: '|coding-agent|', protocols_key: '|mcp|', n: 1 },
-        { kind: 'tool', categories_key: '|database|', protocols_key: '|mcp|', n: 2 },
+        {
+          kind: 'agent',
+          categories_key: '|coding-agent|',
+          protocols_key: '|mcp|',
+          status: 'deprecated',
+          license_kind: 'open_source',
+          n: 1,
+        },
+        {
+          kind: 'tool',
+          categories_key: '|database|',
+          protocols_key: '|mcp|',
+          status: 'active',
+          license_kind: 'unknown',
+          n: 2,
+        },
       ]);
     });
   },

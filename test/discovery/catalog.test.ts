@@ -10,6 +10,7 @@ import {
 import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
 import { seedCatalogFile } from '../../src/modules/catalog/catalog.seeder.js';
 import { catalogFileHash, syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
+import { categoryFor } from '../../src/modules/catalog/catalog.taxonomy.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 
@@ -21,7 +22,9 @@ interface ListingData {
   kind: string;
   categories: string[];
   protocols: string[];
-  provenance: { source_url: string; license: string | null };
+  provenance: { source_url: string; license: string | null; license_kind: string };
+  status: string;
+  successor: string | null;
   authentication: { required: boolean; schemes: string[] };
   limitations: string[];
   aliases: string[];
@@ -36,7 +39,10 @@ interface Page {
   total: number;
   limit: number;
   next_cursor: string | null;
-  facets: Record<'kind' | 'category' | 'protocol', Record<string, number>>;
+  facets: Record<
+    'kind' | 'category' | 'protocol' | 'status' | 'license_kind',
+    Record<string, number>
+  >;
   corrected_query: string | null;
   suggestions: string[];
   related_categories: { category: string; listings: number }[];
@@ -55,7 +61,7 @@ interface ListingChange {
  * Queries and what must come first (or which listings the first results are, in any order, or
  * exactly which listings match). Both dialects must give these same answers.
  */
-const searchTable: { q: string; top?: string; first?: string[]; only?: string[] }[] = [
+const searchTable: { q: string; top?: string; first?: string[]; only?: string[]; includes?: string[] }[] = [
   { q: 'langchain', top: 'langchain' }, // exact name before LangChain4j
   { q: 'LANGGRAPH', top: 'langgraph' }, // case
   { q: 'Playwright', top: 'playwright' },
@@ -115,7 +121,7 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
 
     it.each(searchTable)(
       'should answer $q the same on every database',
-      async ({ q, top, first, only }) => {
+      async ({ q, top, first, only, includes }) => {
         const { status, body } = await search(`?q=${encodeURIComponent(q)}&limit=50`);
         expect(status).toBe(200);
         const ids = body.data.items.map((item) => item.id);
@@ -123,6 +129,7 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
         if (first !== undefined)
           expect(ids.slice(0, first.length).sort()).toEqual([...first].sort());
         if (only !== undefined) expect([...ids].sort()).toEqual([...only].sort());
+        if (includes !== undefined) expect(ids).toEqual(expect.arrayContaining(includes));
       },
     );
 
@@ -285,18 +292,34 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
         { kind: 'framework', protocol: 'http' },
         { kind: 'agent', category: 'coding-agent', protocol: 'mcp' },
         { category: 'no-such-category' },
+        // An old category name means its category of the taxonomy.
+        { category: 'Transcription', license_kind: 'open_source' },
+        { status: 'maintenance' },
+        { kind: 'tool', license_kind: 'proprietary' },
       ];
       for (const filter of filters) {
         const matches = listings.filter(
           (listing) =>
             (filter.kind === undefined || listing.kind === filter.kind) &&
             (filter.category === undefined ||
-              listing.categories.includes(filter.category.toLowerCase())) &&
-            (filter.protocol === undefined || listing.protocols.includes(filter.protocol)),
+              listing.categories.includes(categoryFor(filter.category))) &&
+            (filter.protocol === undefined || listing.protocols.includes(filter.protocol)) &&
+            (filter.status === undefined || listing.status === filter.status) &&
+            (filter.license_kind === undefined ||
+              listing.provenance.license_kind === filter.license_kind),
         );
-        const facets: Page['facets'] = { kind: {}, category: {}, protocol: {} };
+        const facets: Page['facets'] = {
+          kind: {},
+          category: {},
+          protocol: {},
+          status: {},
+          license_kind: {},
+        };
         for (const listing of matches) {
           facets.kind[listing.kind] = (facets.kind[listing.kind] ?? 0) + 1;
+          facets.status[listing.status] = (facets.status[listing.status] ?? 0) + 1;
+          const licence = listing.provenance.license_kind;
+          facets.license_kind[licence] = (facets.license_kind[licence] ?? 0) + 1;
           for (const value of listing.categories)
             facets.category[value] = (facets.category[value] ?? 0) + 1;
           for (const value of listing.protocols)
@@ -414,6 +437,87 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
     });
   });
 
+  describe('taxonomy and lifecycle', () => {
+    it('should list the categories with definitions, old names and counts', async () => {
+      const response = await t.app.inject('/api/catalog/categories');
+      expect(response.statusCode).toBe(200);
+      const { items } = response.json<{
+        data: { items: { id: string; definition: string; aliases: string[]; count: number }[] };
+      }>().data;
+      expect(items.length).toBeLessThanOrEqual(30);
+      const listings = loadCatalogFile();
+      for (const category of items) {
+        expect(category.definition.length, category.id).toBeGreaterThan(10);
+        expect(category.count, category.id).toBe(
+          listings.filter((listing) => listing.categories.includes(category.id)).length,
+        );
+      }
+      const speech = items.find((category) => category.id === 'speech-to-text');
+      expect(speech?.aliases).toContain('transcription');
+      // Every category a listing has is one of the taxonomy's.
+      const ids = new Set(items.map((category) => category.id));
+      expect(listings.flatMap((listing) => listing.categories).every((id) => ids.has(id))).toBe(
+        true,
+      );
+    });
+
+    it('should find listings by an old category name, and show status and licence kind', async () => {
+      const old = (await search('?category=transcription&limit=50')).body.data;
+      const current = (await search('?category=speech-to-text&limit=50')).body.data;
+      expect(old.total).toBeGreaterThan(0);
+      expect(old.items.map((item) => item.id)).toEqual(current.items.map((item) => item.id));
+      // Every status and licence kind of the data, as a filter: exactly its listings.
+      const listings = loadCatalogFile();
+      for (const status of ['active', 'maintenance', 'deprecated', 'archived'] as const) {
+        const expected = listings.filter((listing) => listing.status === status);
+        const found = (await search(`?status=${status}&limit=50`)).body.data;
+        expect(found.total, status).toBe(expected.length);
+        if (expected.length > 0) expect(found.facets.status).toEqual({ [status]: expected.length });
+        for (const item of found.items) expect(item.status).toBe(status);
+      }
+      const [retired] = listings.filter((listing) => listing.status !== 'active');
+      expect(retired, 'a listing no longer active').toBeDefined();
+      const page = (await t.app.inject(`/api/catalog/${retired?.id}`)).json<{ data: ListingData }>()
+        .data;
+      expect(page).toMatchObject({ status: retired?.status, successor: retired?.successor });
+      const open = (await search('?license_kind=open_source&limit=1')).body.data;
+      expect(open.total).toBe(
+        listings.filter((listing) => listing.provenance.license_kind === 'open_source').length,
+      );
+      expect(open.items[0]?.provenance.license_kind).toBe('open_source');
+    });
+  });
+
+  describe('lifecycle changes', () => {
+    it('should record a change of status in the history and the feed', async () => {
+      const entries = loadCatalogFile();
+      await syncCatalog(
+        t.store,
+        entries.map((entry) =>
+          entry.id === 'bark'
+            ? { ...entry, status: 'deprecated' as const, successor: 'kokoro-tts' }
+            : entry,
+        ),
+      );
+      try {
+        const page = (await t.app.inject('/api/catalog/bark')).json<{
+          data: ListingData & { history: ListingChange[] };
+        }>().data;
+        expect(page).toMatchObject({ status: 'deprecated', successor: 'kokoro-tts' });
+        expect(page.history[0]).toMatchObject({
+          change: 'changed',
+          fields: ['status', 'successor'],
+        });
+        const feed = (await t.app.inject('/api/catalog/feed.atom')).body;
+        const entry = feed.split('<entry>')[1] ?? '';
+        expect(entry).toContain('<category term="status:deprecated"/>');
+        expect(entry).toContain('Changed: status, successor. Deprecated; replaced by kokoro-tts.');
+      } finally {
+        await syncCatalog(t.store, entries);
+      }
+    });
+  });
+
   describe('loading', () => {
     const sample = (): ListingEntry[] => structuredClone(loadCatalogFile().slice(0, 3));
 
@@ -437,6 +541,38 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
         notes: 'x',
       };
       expect(() => parseCatalog(inconsistent)).toThrow(/authentication\.schemes/);
+      const uncategorised = sample();
+      (uncategorised[0] as ListingEntry).categories = ['transcription'];
+      expect(() => parseCatalog(uncategorised)).toThrow(/entry 1 .*field "categories\.0"/);
+    });
+
+    it('should want a successor that exists, only on a listing no longer active', () => {
+      const [first, second] = sample() as [ListingEntry, ListingEntry];
+      const retired = (status: ListingEntry['status'], successor: string) => [
+        { ...first, status, successor },
+        second,
+      ];
+      expect(parseCatalog(retired('deprecated', second.id))[0]?.successor).toBe(second.id);
+      expect(() => parseCatalog(retired('archived', 'no-such-listing'))).toThrow(
+        /entry 1 .*field "successor" must be the id of another listing/,
+      );
+      expect(() => parseCatalog(retired('active', second.id))).toThrow(
+        /field "successor" must be null while the status is active/,
+      );
+    });
+
+    it("should reject an alias that is another listing's id or name", () => {
+      const [first, second] = sample() as [ListingEntry, ListingEntry];
+      const borrowing = { ...second, aliases: [first.name.toUpperCase()] };
+      expect(() => parseCatalog([first, borrowing])).toThrow(
+        new RegExp(`entry 2 .*field "aliases" repeats "${first.name.toUpperCase()}"`),
+      );
+      const connected = {
+        ...first,
+        categories: ['rag' as const],
+        connection: { packages: [], remotes: [] },
+      };
+      expect(() => parseCatalog([connected])).toThrow(/field "connection" is only for/);
     });
 
     it('should refresh changed listings, drop removed ones and leave the rest untouched', async () => {

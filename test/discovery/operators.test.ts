@@ -51,7 +51,7 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
     expect(lines.every((line) => line.status === 'received')).toBe(true);
     expect((await cli('list', '--status', 'declined', '--json')).stdout.trim()).toBe('');
     const readable = await cli('list');
-    expect(readable.stdout).toMatch(/^ID +STATUS +KIND +CREATED \(UTC\) +TASK/);
+    expect(readable.stdout).toMatch(/^ID +STATUS +KIND +CREATED \(UTC\) +LISTING +TASK/);
     expect(readable.stdout).toContain(`${receipt.id}  received  capability`);
     expect(readable.stderr).toContain(dialect === 'sqlite' ? 'SQLite file' : 'PostgreSQL database');
     const shown = await cli('show', receipt.id);
@@ -93,6 +93,14 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
       },
     });
     const correction = filed.json<{ data: { id: string; token: string } }>().data;
+    // The operators find corrections, each with the listing it is about.
+    const corrections = await cli('list', '--kind', 'correction');
+    expect(corrections.code).toBe(0);
+    expect(corrections.stdout).toMatch(
+      new RegExp(`${correction.id} +received +correction +\\S+ \\S+ +qdrant +The Qdrant listing`),
+    );
+    expect(corrections.stdout).not.toContain(receipt.id);
+    expect((await cli('list', '--kind', 'complaint')).code).toBe(2);
     const listing = await t.app.inject('/api/catalog/qdrant');
     const [change] = listing.json<{ data: { history: { id: number }[] } }>().data.history;
     const other = await t.app.inject('/api/catalog/pgvector');

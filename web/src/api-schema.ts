@@ -81,6 +81,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/catalog/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The categories listings are filed under
+         * @description The controlled list of categories: each with a one-line definition, the old names and synonyms that work as `category` filters for it, and how many listings it holds.
+         */
+        get: operations["listCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/catalog/feed.atom": {
         parameters: {
             query?: never;
@@ -672,17 +692,21 @@ export interface operations {
     searchCatalog: {
         parameters: {
             query?: {
-                /** @description Matches any category, ignoring case. */
+                /** @description Matches any category, ignoring case; an old category name or synonym listed in `GET /api/catalog/categories` means its category (`transcription` finds `speech-to-text`). */
                 category?: string;
                 /** @description `next_cursor` of the previous page of the same search. */
                 cursor?: string;
                 /** @description What the listing is. */
                 kind?: "tool" | "agent" | "framework";
+                /** @description `open_source` (an OSI licence, with or without one SPDX id), `source_available` (e.g. BUSL-1.1, Elastic-2.0, SSPL-1.0), `proprietary` (closed software or service), or `unknown` (not confirmed). */
+                license_kind?: "open_source" | "source_available" | "proprietary" | "unknown";
                 limit?: number;
                 /** @description Matches any protocol, ignoring case. */
                 protocol?: string;
                 /** @description A need in plain words or keywords. Ranked by relevance (BM25F): a listing matching more of the meaningful words, and rarer ones, ranks higher, and not every word has to match; name, aliases and id weigh most, then use cases, summary and categories, then the description, protocols and limitations. Words are matched in any form (plural, singular, -ing…), ignoring case and accents; stop words and question scaffolding ("I need something that…") are ignored; phrases of the concept map also find their equivalents (speech to text ≈ transcription ≈ dictation); the last word also matches as a prefix. A word the catalog does not contain may be corrected to a close catalog word (see `corrected_query`). See docs/discovery.md. */
                 q?: string;
+                /** @description Lifecycle, as the publisher states it: `active`; `maintenance` (only fixes); `deprecated` (the publisher advises against new use); `archived` (the repository is archived). */
+                status?: "active" | "maintenance" | "deprecated" | "archived";
                 /** @description Only listings added or changed after this time (ISO 8601). */
                 updated_since?: string;
             };
@@ -726,8 +750,16 @@ export interface operations {
                                 kind: {
                                     [key: string]: number;
                                 };
+                                /** @description Matching listings by licence kind (only values with at least one). */
+                                license_kind: {
+                                    [key: string]: number;
+                                };
                                 /** @description Matching listings by protocol (only values with at least one). */
                                 protocol: {
+                                    [key: string]: number;
+                                };
+                                /** @description Matching listings by status (only values with at least one). */
+                                status: {
                                     [key: string]: number;
                                 };
                             };
@@ -736,7 +768,7 @@ export interface operations {
                                 aliases: string[];
                                 authentication: {
                                     notes: string;
-                                    /** @description Whether using it needs credentials. */
+                                    /** @description Whether using it needs credentials. When not, `schemes` holds `none` and any schemes of optional credentials. */
                                     required: boolean;
                                     schemes: ("none" | "api_key" | "bearer" | "oauth2" | "basic" | "mtls" | "other")[];
                                 };
@@ -745,12 +777,46 @@ export interface operations {
                                  *       "agent-framework"
                                  *     ]
                                  */
-                                categories: string[];
+                                categories: ("agent-framework" | "coding-agent" | "browser-automation" | "web-scraping" | "web-search" | "document-parsing" | "ocr" | "speech-to-text" | "text-to-speech" | "llm-api" | "llm-serving" | "llm-gateway" | "embeddings" | "vector-database" | "rag" | "memory" | "workflow-orchestration" | "workflow-automation" | "observability" | "evaluation" | "guardrails" | "structured-output" | "prompt-engineering" | "mcp-server" | "mcp-sdk" | "api-tools" | "code-sandbox" | "tool-integrations" | "database" | "developer-tools")[];
                                 /**
                                  * Format: date
                                  * @description When the facts were last checked against the sources; `provenance.retrieved_at` when the data names no other date.
                                  */
                                 checked_at: string;
+                                connection?: {
+                                    /** @description Packages that run the server locally. */
+                                    packages: {
+                                        environment_variables?: {
+                                            description: string;
+                                            is_required: boolean;
+                                            is_secret: boolean;
+                                            /** @example GITHUB_PERSONAL_ACCESS_TOKEN */
+                                            name: string;
+                                        }[];
+                                        /** @example @playwright/mcp */
+                                        identifier: string;
+                                        /** @enum {unknown} */
+                                        registry_type: "npm" | "pypi" | "oci" | "nuget" | "mcpb";
+                                        /** @enum {unknown} */
+                                        runtime_hint?: "npx" | "uvx" | "docker" | "dnx";
+                                        /** @enum {unknown} */
+                                        transport: "stdio" | "streamable-http" | "sse";
+                                    }[];
+                                    /** @description Hosted endpoints of the server. */
+                                    remotes: {
+                                        headers?: {
+                                            description: string;
+                                            is_required: boolean;
+                                            is_secret: boolean;
+                                            /** @example GITHUB_PERSONAL_ACCESS_TOKEN */
+                                            name: string;
+                                        }[];
+                                        /** @enum {unknown} */
+                                        transport: "streamable-http" | "sse";
+                                        /** Format: uri */
+                                        url: string;
+                                    }[];
+                                } | null;
                                 /**
                                  * Format: date-time
                                  * @description When this listing entered the catalog.
@@ -790,8 +856,13 @@ export interface operations {
                                  */
                                 protocols: string[];
                                 provenance: {
-                                    /** @description SPDX identifier, or null for proprietary software and services. */
+                                    /** @description The SPDX licence id (e.g. `MIT`), or null when there is none: see `license_kind`. Null never means proprietary by itself. */
                                     license: string | null;
+                                    /**
+                                     * @description `open_source` (an OSI licence, with or without one SPDX id), `source_available` (e.g. BUSL-1.1, Elastic-2.0, SSPL-1.0), `proprietary` (closed software or service), or `unknown` (not confirmed).
+                                     * @enum {unknown}
+                                     */
+                                    license_kind: "open_source" | "source_available" | "proprietary" | "unknown";
                                     publisher: string;
                                     /**
                                      * Format: date
@@ -808,7 +879,13 @@ export interface operations {
                                 repository_url: string | null;
                                 /** @description The public pages the facts come from; `provenance.source_url` when the data names no others. */
                                 sources: string[];
-                                status: "active" | "deprecated";
+                                /**
+                                 * @description Lifecycle, as the publisher states it: `active`; `maintenance` (only fixes); `deprecated` (the publisher advises against new use); `archived` (the repository is archived).
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "maintenance" | "deprecated" | "archived";
+                                /** @description The id of the listing that replaces this one, if any. */
+                                successor: string | null;
                                 /** @description One sentence. */
                                 summary: string;
                                 /**
@@ -818,13 +895,13 @@ export interface operations {
                                  */
                                 updated_at: string;
                                 /**
-                                 * @description Plain-language needs it answers, e.g. "transcribe audio files"; search weighs them between the name and the description.
+                                 * @description Needs it serves, in the words of someone who has them; search weighs them between the name and the description.
                                  * @example [
-                                 *       "transcribe audio files",
-                                 *       "subtitles for videos"
+                                 *       "transcribe recorded interviews offline",
+                                 *       "add subtitles to my videos"
                                  *     ]
                                  */
-                                use_cases?: string[];
+                                use_cases: string[];
                                 version: string | null;
                             }[];
                             limit: number;
@@ -904,7 +981,7 @@ export interface operations {
                             aliases: string[];
                             authentication: {
                                 notes: string;
-                                /** @description Whether using it needs credentials. */
+                                /** @description Whether using it needs credentials. When not, `schemes` holds `none` and any schemes of optional credentials. */
                                 required: boolean;
                                 schemes: ("none" | "api_key" | "bearer" | "oauth2" | "basic" | "mtls" | "other")[];
                             };
@@ -913,12 +990,46 @@ export interface operations {
                              *       "agent-framework"
                              *     ]
                              */
-                            categories: string[];
+                            categories: ("agent-framework" | "coding-agent" | "browser-automation" | "web-scraping" | "web-search" | "document-parsing" | "ocr" | "speech-to-text" | "text-to-speech" | "llm-api" | "llm-serving" | "llm-gateway" | "embeddings" | "vector-database" | "rag" | "memory" | "workflow-orchestration" | "workflow-automation" | "observability" | "evaluation" | "guardrails" | "structured-output" | "prompt-engineering" | "mcp-server" | "mcp-sdk" | "api-tools" | "code-sandbox" | "tool-integrations" | "database" | "developer-tools")[];
                             /**
                              * Format: date
                              * @description When the facts were last checked against the sources; `provenance.retrieved_at` when the data names no other date.
                              */
                             checked_at: string;
+                            connection?: {
+                                /** @description Packages that run the server locally. */
+                                packages: {
+                                    environment_variables?: {
+                                        description: string;
+                                        is_required: boolean;
+                                        is_secret: boolean;
+                                        /** @example GITHUB_PERSONAL_ACCESS_TOKEN */
+                                        name: string;
+                                    }[];
+                                    /** @example @playwright/mcp */
+                                    identifier: string;
+                                    /** @enum {unknown} */
+                                    registry_type: "npm" | "pypi" | "oci" | "nuget" | "mcpb";
+                                    /** @enum {unknown} */
+                                    runtime_hint?: "npx" | "uvx" | "docker" | "dnx";
+                                    /** @enum {unknown} */
+                                    transport: "stdio" | "streamable-http" | "sse";
+                                }[];
+                                /** @description Hosted endpoints of the server. */
+                                remotes: {
+                                    headers?: {
+                                        description: string;
+                                        is_required: boolean;
+                                        is_secret: boolean;
+                                        /** @example GITHUB_PERSONAL_ACCESS_TOKEN */
+                                        name: string;
+                                    }[];
+                                    /** @enum {unknown} */
+                                    transport: "streamable-http" | "sse";
+                                    /** Format: uri */
+                                    url: string;
+                                }[];
+                            } | null;
                             /**
                              * Format: date-time
                              * @description When this listing entered the catalog.
@@ -967,8 +1078,13 @@ export interface operations {
                              */
                             protocols: string[];
                             provenance: {
-                                /** @description SPDX identifier, or null for proprietary software and services. */
+                                /** @description The SPDX licence id (e.g. `MIT`), or null when there is none: see `license_kind`. Null never means proprietary by itself. */
                                 license: string | null;
+                                /**
+                                 * @description `open_source` (an OSI licence, with or without one SPDX id), `source_available` (e.g. BUSL-1.1, Elastic-2.0, SSPL-1.0), `proprietary` (closed software or service), or `unknown` (not confirmed).
+                                 * @enum {unknown}
+                                 */
+                                license_kind: "open_source" | "source_available" | "proprietary" | "unknown";
                                 publisher: string;
                                 /**
                                  * Format: date
@@ -985,7 +1101,13 @@ export interface operations {
                             repository_url: string | null;
                             /** @description The public pages the facts come from; `provenance.source_url` when the data names no others. */
                             sources: string[];
-                            status: "active" | "deprecated";
+                            /**
+                             * @description Lifecycle, as the publisher states it: `active`; `maintenance` (only fixes); `deprecated` (the publisher advises against new use); `archived` (the repository is archived).
+                             * @enum {unknown}
+                             */
+                            status: "active" | "maintenance" | "deprecated" | "archived";
+                            /** @description The id of the listing that replaces this one, if any. */
+                            successor: string | null;
                             /** @description One sentence. */
                             summary: string;
                             /**
@@ -995,13 +1117,13 @@ export interface operations {
                              */
                             updated_at: string;
                             /**
-                             * @description Plain-language needs it answers, e.g. "transcribe audio files"; search weighs them between the name and the description.
+                             * @description Needs it serves, in the words of someone who has them; search weighs them between the name and the description.
                              * @example [
-                             *       "transcribe audio files",
-                             *       "subtitles for videos"
+                             *       "transcribe recorded interviews offline",
+                             *       "add subtitles to my videos"
                              *     ]
                              */
-                            use_cases?: string[];
+                            use_cases: string[];
                             version: string | null;
                         };
                         /** @enum {boolean} */
@@ -1025,6 +1147,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: storage_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every category, in the taxonomy's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            items: {
+                                /** @description Old names and synonyms: as a `category` filter each means this category. */
+                                aliases: string[];
+                                /** @description Listings in it. */
+                                count: number;
+                                /** @description One line: what belongs in it. */
+                                definition: string;
+                                /** @description The value of `category` in listings and searches. */
+                                id: string;
+                            }[];
+                        };
+                        /** @enum {boolean} */
+                        success: true;
+                    };
                 };
             };
             /** @description Error: internal_error */

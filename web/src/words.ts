@@ -89,3 +89,24 @@ export const requestKinds = {
   correction: 'A correction to a listing',
   pilot: 'A pilot',
 } as const;
+
+/** A listing's lifecycle in words. */
+export const lifecycleText: Record<string, string> = {
+  active: 'active',
+  maintenance: 'in maintenance',
+  deprecated: 'deprecated',
+  archived: 'archived',
+};
+
+export const licenceKindText: Record<string, string> = {
+  open_source: 'open source',
+  source_available: 'source available',
+  proprietary: 'proprietary',
+  unknown: 'licence unknown',
+};
+
+/** A listing's licence in words: its SPDX id and kind, or the kind alone. */
+export function licenceText(provenance: { license: string | null; license_kind: string }): string {
+  const kind = licenceKindText[provenance.license_kind] ?? provenance.license_kind;
+  return provenance.license === null ? kind : `${provenance.license} (${kind})`;
+}

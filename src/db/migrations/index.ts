@@ -13,6 +13,7 @@ import * as catalogFilterOrder from './0010_catalog_filter_order.js';
 import * as catalogSearchKeys from './0011_catalog_search_keys.js';
 import * as scoreShards from './0012_score_shards.js';
 import * as gameV3 from './0013_game_v3.js';
+import * as catalogV2 from './0014_catalog_v2.js';
 import * as searchV2 from './0015_search_v2.js';
 
 /** A migration that may write different SQL for each dialect. */
@@ -38,6 +39,7 @@ const all: Record<string, DialectMigration> = {
   '0011_catalog_search_keys': catalogSearchKeys,
   '0012_score_shards': scoreShards,
   '0013_game_v3': gameV3,
+  '0014_catalog_v2': catalogV2,
   '0015_search_v2': searchV2,
 };
 

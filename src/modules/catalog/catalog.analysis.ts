@@ -11,7 +11,7 @@ import {
   type ListingFilter,
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
-import { summarise, type Facets, type MatchGroup } from './catalog.facets.js';
+import { groupsOf, summarise, type Facets } from './catalog.facets.js';
 import { decodePostings, exactTerm, type Field } from './catalog.index.js';
 import { rank, type TermPostings } from './catalog.rank.js';
 import { closeEnough, elementKey, stem } from './catalog.text.js';
@@ -191,17 +191,8 @@ export async function analyse(
           : 0) ||
       (order(a).id < order(b).id ? -1 : 1),
   );
-  // Counted per combination of kind, categories and protocols: a few, whatever the hits.
-  const combinations = new Map<string, MatchGroup>();
-  for (const hit of kept) {
-    const { kind, categories_key, protocols_key } = order(hit);
-    const key = `${kind}\n${categories_key}\n${protocols_key}`;
-    const combination = combinations.get(key);
-    if (combination === undefined)
-      combinations.set(key, { kind, categories_key, protocols_key, n: 1 });
-    else combination.n += 1;
-  }
-  const { facets } = summarise([...combinations.values()]);
+  // Counted per combination of kind, categories, protocols, status and licence kind.
+  const { facets } = summarise(groupsOf(kept.map(order)));
   const share = ranked.length === 0 ? 0 : passing.length / ranked.length;
   const matched = scored.matchedOf(kept.map((hit) => hit.seq));
   return {

@@ -1,10 +1,15 @@
-export type Facets = Record<'kind' | 'category' | 'protocol', Record<string, number>>;
+export type Facets = Record<
+  'kind' | 'category' | 'protocol' | 'status' | 'license_kind',
+  Record<string, number>
+>;
 
-/** How many listings (`n`) have one combination of kind, categories and protocols. */
+/** How many listings (`n`) have one combination of kind, categories, protocols, status and licence kind. */
 export interface MatchGroup {
   kind: string;
   categories_key: string;
   protocols_key: string;
+  status: string;
+  license_kind: string;
   n: number;
 }
 
@@ -18,6 +23,8 @@ export function passes(
     kind?: string | undefined;
     category?: string | undefined;
     protocol?: string | undefined;
+    status?: string | undefined;
+    license_kind?: string | undefined;
   },
 ): boolean {
   const has = (key: string, value: string | undefined) =>
@@ -25,17 +32,25 @@ export function passes(
   return (
     (filter.kind === undefined || group.kind === filter.kind) &&
     has(group.categories_key, filter.category) &&
-    has(group.protocols_key, filter.protocol)
+    has(group.protocols_key, filter.protocol) &&
+    (filter.status === undefined || group.status === filter.status) &&
+    (filter.license_kind === undefined || group.license_kind === filter.license_kind)
   );
 }
 
 /** The groups of a catalog, one per combination of kind, categories and protocols. */
 export function groupsOf(listings: Iterable<Omit<MatchGroup, 'n'>>): MatchGroup[] {
   const groups = new Map<string, MatchGroup>();
-  for (const { kind, categories_key, protocols_key } of listings) {
-    const key = `${kind}\n${categories_key}\n${protocols_key}`;
+  for (const listing of listings) {
+    const key = [
+      listing.kind,
+      listing.categories_key,
+      listing.protocols_key,
+      listing.status,
+      listing.license_kind,
+    ].join('\n');
     const group = groups.get(key);
-    if (group === undefined) groups.set(key, { kind, categories_key, protocols_key, n: 1 });
+    if (group === undefined) groups.set(key, { ...listing, n: 1 });
     else group.n += 1;
   }
   return [...groups.values()];
@@ -48,7 +63,7 @@ export interface Summary {
 
 /** The total and facets of matches counted per combination of kind, categories and protocols. */
 export function summarise(rows: readonly MatchGroup[]): Summary {
-  const facets: Facets = { kind: {}, category: {}, protocol: {} };
+  const facets: Facets = { kind: {}, category: {}, protocol: {}, status: {}, license_kind: {} };
   let total = 0;
   for (const row of rows) {
     const { n } = row;
@@ -57,6 +72,8 @@ export function summarise(rows: readonly MatchGroup[]): Summary {
     };
     total += n;
     add(facets.kind, row.kind);
+    add(facets.status, row.status);
+    add(facets.license_kind, row.license_kind);
     for (const value of row.categories_key.split('|')) add(facets.category, value);
     for (const value of row.protocols_key.split('|')) add(facets.protocol, value);
   }
@@ -70,6 +87,8 @@ export function summarise(rows: readonly MatchGroup[]): Summary {
       kind: sorted(facets.kind),
       category: sorted(facets.category),
       protocol: sorted(facets.protocol),
+      status: sorted(facets.status),
+      license_kind: sorted(facets.license_kind),
     },
   };
 }

@@ -3,9 +3,18 @@ import type { Listing, ListingChange } from './catalog.schemas.js';
 const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (character) => `&#${character.charCodeAt(0)};`);
 
+/** `Deprecated; replaced by x.`: a listing's lifecycle when it is not simply active. */
+function lifecycle(listing: Listing): string {
+  if (listing.status === 'active') return '';
+  const status = `${listing.status[0]?.toUpperCase() ?? ''}${listing.status.slice(1)}`;
+  return listing.successor === null
+    ? `${status}. `
+    : `${status}; replaced by ${listing.successor}. `;
+}
+
 /**
  * An Atom feed (RFC 4287) of added and changed listings, newest first: one entry per change,
- * linking to the listing in the API.
+ * linking to the listing in the API, with its kind, categories and status as Atom categories.
  */
 export function atomFeed(
   baseUrl: string,
@@ -23,8 +32,10 @@ export function atomFeed(
       `    <title>${escapeXml(`${change.listing.name} (${change.change})`)}</title>`,
       `    <updated>${change.changed_at}</updated>`,
       `    <link rel="alternate" type="application/json" href="${escapeXml(url)}"/>`,
-      `    <category term="${escapeXml(change.listing.kind)}"/>`,
-      `    <summary>${escapeXml(`${what} ${change.listing.summary}`)}</summary>`,
+      ...[change.listing.kind, ...change.listing.categories, `status:${change.listing.status}`].map(
+        (term) => `    <category term="${escapeXml(term)}"/>`,
+      ),
+      `    <summary>${escapeXml(`${what} ${lifecycle(change.listing)}${change.listing.summary}`)}</summary>`,
       '  </entry>',
     ].join('\n');
   });

@@ -60,7 +60,7 @@ function fieldTexts(entry: ListingEntry): Record<Field, string[]> {
   return {
     name: [entry.name],
     aliases: [...(entry.aliases ?? []), entry.id.replace(/-/g, ' ')],
-    use_cases: entry.use_cases ?? [],
+    use_cases: entry.use_cases,
     summary: [entry.summary],
     categories: [entry.kind, ...entry.categories],
     description: [entry.description],

@@ -15,43 +15,75 @@ const ajv = addFormats.default(new Ajv({ allErrors: true, strict: false, keyword
 const validateEntry = ajv.compile<ListingEntry>(ListingEntry);
 
 /**
- * Checks every entry against the listing schema and the rules a schema cannot say (unique ids
- * and names; `none` as the only scheme exactly when no authentication is required). The first
- * bad entry stops the load.
+ * Checks every entry against the listing schema and the rules a schema cannot say: unique ids
+ * and names; an alias never another listing's id or name; `none` among the schemes exactly
+ * when no authentication is required (the others are then optional credentials); a `successor` only for a listing no longer active, naming
+ * another listing of the file; `connection` only on MCP servers. The first bad entry stops the
+ * load. (The data check, test/discovery/catalog-data.test.ts, holds the editorial rules.)
  */
 export function parseCatalog(data: unknown): ListingEntry[] {
   if (!Array.isArray(data))
     throw new CatalogDataError('The catalog must be a JSON array of listings.');
-  const ids = new Set<string>();
-  const names = new Set<string>();
-  return data.map((entry: unknown, index) => {
-    const label = `catalog entry ${index + 1}${describe(entry)}`;
-    if (!validateEntry(entry)) {
-      const [error] = validateEntry.errors ?? [];
-      const missing: unknown = error?.params.missingProperty;
-      const path = (error?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-      const field = typeof missing === 'string' ? [path, missing].filter(Boolean).join('.') : path;
-      throw new CatalogDataError(
-        `${label}: field "${field || '(entry)'}" ${error?.message ?? 'is invalid'}`,
-      );
-    }
-    if (ids.has(entry.id))
-      throw new CatalogDataError(`${label}: field "id" repeats another entry's id`);
-    if (names.has(entry.name.toLowerCase())) {
-      throw new CatalogDataError(`${label}: field "name" repeats another entry's name`);
-    }
+  const entries = data.map((entry: unknown, index) => {
+    if (validateEntry(entry)) return entry;
+    const [error] = validateEntry.errors ?? [];
+    const missing: unknown = error?.params.missingProperty;
+    const path = (error?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    const field = typeof missing === 'string' ? [path, missing].filter(Boolean).join('.') : path;
+    throw new CatalogDataError(
+      `${label(entry, index)}: field "${field || '(entry)'}" ${error?.message ?? 'is invalid'}`,
+    );
+  });
+  const ids = new Map(entries.map((entry) => [entry.id, entry]));
+  const seenIds = new Set<string>();
+  const seenNames = new Set<string>();
+  /** Which listing each id and name (in lower case) belongs to. */
+  const owners = new Map<string, string>();
+  for (const [index, entry] of entries.entries()) {
+    const fail = (field: string, problem: string) => {
+      throw new CatalogDataError(`${label(entry, index)}: field "${field}" ${problem}`);
+    };
+    if (seenIds.has(entry.id)) fail('id', "repeats another entry's id");
+    seenIds.add(entry.id);
+    if (seenNames.has(entry.name.toLowerCase())) fail('name', "repeats another entry's name");
+    seenNames.add(entry.name.toLowerCase());
+    owners.set(entry.id, entry.id);
+    owners.set(entry.name.toLowerCase(), entry.id);
     const { required, schemes } = entry.authentication;
     const saysNone = schemes.some((scheme) => scheme === 'none');
-    if (required ? saysNone : schemes.length !== 1 || !saysNone) {
-      throw new CatalogDataError(
-        `${label}: field "authentication.schemes" must be ["none"] exactly when authentication.required is false`,
+    // Not required: `none`, and the schemes that optional credentials use (e.g. a key for
+    // higher limits). Required: never `none`.
+    if (required === saysNone) {
+      fail(
+        'authentication.schemes',
+        'must hold "none" exactly when authentication.required is false',
       );
     }
-    ids.add(entry.id);
-    names.add(entry.name.toLowerCase());
-    return entry;
-  });
+    if (entry.successor !== null) {
+      if (entry.status === 'active') fail('successor', 'must be null while the status is active');
+      if (entry.successor === entry.id || !ids.has(entry.successor))
+        fail('successor', 'must be the id of another listing');
+    }
+    if (entry.connection != null && !entry.categories.includes('mcp-server'))
+      fail('connection', 'is only for listings in the mcp-server category');
+  }
+  for (const [index, entry] of entries.entries()) {
+    const seen = new Set<string>();
+    for (const alias of entry.aliases ?? []) {
+      const key = alias.toLowerCase();
+      const owner = owners.get(key);
+      if (seen.has(key) || (owner !== undefined && owner !== entry.id)) {
+        throw new CatalogDataError(
+          `${label(entry, index)}: field "aliases" repeats "${alias}", already ${seen.has(key) ? 'an alias of this entry' : `the id or name of "${owner}"`}`,
+        );
+      }
+      seen.add(key);
+    }
+  }
+  return entries;
 }
+
+const label = (entry: unknown, index: number) => `catalog entry ${index + 1}${describe(entry)}`;
 
 function describe(entry: unknown): string {
   if (

@@ -61,12 +61,21 @@ export function parseSearch(query: SearchQuery) {
         query.kind ?? null,
         category?.toLowerCase() ?? null,
         protocol?.toLowerCase() ?? null,
+        query.status ?? null,
+        query.license_kind ?? null,
         updatedSince ?? null,
       ]),
     )
     .digest('hex')
     .slice(0, 16);
   const offset = query.cursor === undefined ? 0 : decodeCursor(query.cursor, fingerprint);
-  const filters = { kind: query.kind, category, protocol, updatedSince };
+  const filters = {
+    kind: query.kind,
+    category,
+    protocol,
+    status: query.status,
+    license_kind: query.license_kind,
+    updatedSince,
+  };
   return { q, limit, words, filters, fingerprint, offset };
 }

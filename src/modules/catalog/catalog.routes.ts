@@ -3,8 +3,19 @@ import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import { atomFeed } from './catalog.feed.js';
-import { ListingPage, ListingParams, SearchQuery, SearchResult } from './catalog.schemas.js';
-import { getListing, recentListingChanges, searchCatalog } from './catalog.service.js';
+import {
+  CategoryList,
+  ListingPage,
+  ListingParams,
+  SearchQuery,
+  SearchResult,
+} from './catalog.schemas.js';
+import {
+  catalogCategories,
+  getListing,
+  recentListingChanges,
+  searchCatalog,
+} from './catalog.service.js';
 
 const FEED_LENGTH = 50;
 
@@ -38,6 +49,24 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       success: true as const,
       data: await searchCatalog(store, request.query, publicBaseUrl(request, config)),
     }),
+  );
+
+  app.get(
+    '/api/catalog/categories',
+    {
+      schema: {
+        tags: ['catalog'],
+        operationId: 'listCategories',
+        summary: 'The categories listings are filed under',
+        description:
+          'The controlled list of categories: each with a one-line definition, the old names and synonyms that work as `category` filters for it, and how many listings it holds.',
+        response: {
+          200: Envelope(CategoryList, "Every category, in the taxonomy's order."),
+          ...errorResponses(),
+        },
+      },
+    },
+    async () => ({ success: true as const, data: await catalogCategories(store) }),
   );
 
   app.get(

@@ -3,6 +3,7 @@ import { Timestamp } from '../../http/schemas.js';
 import { MAX_RANKED } from './catalog.analysis.js';
 import { FIELD_NAMES } from './catalog.index.js';
 import { FEW_RESULTS } from './catalog.suggest.js';
+import { CATEGORY_IDS } from './catalog.taxonomy.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 64 });
 const Url = Type.String({ format: 'uri', pattern: '^https://', maxLength: 500 });
@@ -12,6 +13,67 @@ export const Kind = Type.Enum(['tool', 'agent', 'framework'], {
   description: 'What the listing is.',
 });
 
+export const STATUSES = ['active', 'maintenance', 'deprecated', 'archived'] as const;
+export const Status = Type.Enum(STATUSES, {
+  description:
+    'Lifecycle, as the publisher states it: `active`; `maintenance` (only fixes); `deprecated` (the publisher advises against new use); `archived` (the repository is archived).',
+});
+
+export const LICENSE_KINDS = ['open_source', 'source_available', 'proprietary', 'unknown'] as const;
+export const LicenseKind = Type.Enum(LICENSE_KINDS, {
+  description:
+    '`open_source` (an OSI licence, with or without one SPDX id), `source_available` (e.g. BUSL-1.1, Elastic-2.0, SSPL-1.0), `proprietary` (closed software or service), or `unknown` (not confirmed).',
+});
+
+export const CategoryId = Type.Enum(CATEGORY_IDS, {
+  description: 'One of the categories of `GET /api/catalog/categories`.',
+});
+
+const Variable = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, example: 'GITHUB_PERSONAL_ACCESS_TOKEN' }),
+    description: Sentence(500),
+    is_secret: Type.Boolean(),
+    is_required: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/** How an agent connects to an MCP server, after the MCP Registry's `server.json`. */
+export const Connection = Type.Object(
+  {
+    packages: Type.Array(
+      Type.Object(
+        {
+          registry_type: Type.Enum(['npm', 'pypi', 'oci', 'nuget', 'mcpb']),
+          identifier: Type.String({ minLength: 1, maxLength: 200, example: '@playwright/mcp' }),
+          transport: Type.Enum(['stdio', 'streamable-http', 'sse']),
+          runtime_hint: Type.Optional(Type.Enum(['npx', 'uvx', 'docker', 'dnx'])),
+          environment_variables: Type.Optional(Type.Array(Variable, { maxItems: 30 })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 10, description: 'Packages that run the server locally.' },
+    ),
+    remotes: Type.Array(
+      Type.Object(
+        {
+          transport: Type.Enum(['streamable-http', 'sse']),
+          url: Url,
+          headers: Type.Optional(Type.Array(Variable, { maxItems: 10 })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 10, description: 'Hosted endpoints of the server.' },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "MCP servers only: the packages (registry, identifier, transport, environment variables) and remote endpoints (URL, transport, headers) to connect with, as in the MCP Registry's `server.json`.",
+  },
+);
+
 /** A listing as it is written in the data file: everything but `updated_at`. */
 export const ListingEntry = Type.Object(
   {
@@ -20,7 +82,19 @@ export const ListingEntry = Type.Object(
     kind: Kind,
     summary: Type.String({ minLength: 1, maxLength: 200, description: 'One sentence.' }),
     description: Sentence(2000),
-    categories: Type.Array(Slug, { minItems: 1, maxItems: 8, example: ['agent-framework'] }),
+    use_cases: Type.Array(Sentence(200), {
+      minItems: 2,
+      maxItems: 5,
+      description:
+        'Needs it serves, in the words of someone who has them; search weighs them between the name and the description.',
+      example: ['transcribe recorded interviews offline', 'add subtitles to my videos'],
+    }),
+    categories: Type.Array(CategoryId, {
+      minItems: 1,
+      maxItems: 3,
+      uniqueItems: true,
+      example: ['agent-framework'],
+    }),
     protocols: Type.Array(Type.String({ pattern: '^[a-z0-9][a-z0-9+.-]*$', maxLength: 30 }), {
       description: 'Lower-case: mcp, openapi, a2a, rest, graphql, grpc, python, typescript, cli, …',
       example: ['python', 'typescript'],
@@ -33,9 +107,14 @@ export const ListingEntry = Type.Object(
       {
         publisher: Sentence(200),
         source_url: Type.String({ ...Url, description: 'The public page these facts come from.' }),
-        license: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
-          description: 'SPDX identifier, or null for proprietary software and services.',
-        }),
+        license: Type.Union(
+          [Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9.+-]*$', maxLength: 100 }), Type.Null()],
+          {
+            description:
+              'The SPDX licence id (e.g. `MIT`), or null when there is none: see `license_kind`. Null never means proprietary by itself.',
+          },
+        ),
+        license_kind: LicenseKind,
         retrieved_at: Type.String({ format: 'date', description: 'When the facts were checked.' }),
         verification: Type.Union([
           Type.Literal('documented'),
@@ -47,7 +126,10 @@ export const ListingEntry = Type.Object(
     ),
     authentication: Type.Object(
       {
-        required: Type.Boolean({ description: 'Whether using it needs credentials.' }),
+        required: Type.Boolean({
+          description:
+            'Whether using it needs credentials. When not, `schemes` holds `none` and any schemes of optional credentials.',
+        }),
         schemes: Type.Array(
           Type.Enum(['none', 'api_key', 'bearer', 'oauth2', 'basic', 'mtls', 'other']),
           { minItems: 1 },
@@ -60,23 +142,17 @@ export const ListingEntry = Type.Object(
       minItems: 1,
       description: 'Honest limits, each a readable sentence.',
     }),
-    status: Type.Union([Type.Literal('active'), Type.Literal('deprecated')]),
+    status: Status,
+    successor: Type.Union([Slug, Type.Null()], {
+      description: 'The id of the listing that replaces this one, if any.',
+    }),
+    connection: Type.Optional(Type.Union([Connection, Type.Null()])),
     aliases: Type.Optional(
       Type.Array(Sentence(100), {
         maxItems: 30,
         uniqueItems: true,
         description: 'Other names and common phrasings people search for, e.g. `STT`.',
         example: ['STT', 'transcription'],
-      }),
-    ),
-    use_cases: Type.Optional(
-      Type.Array(Type.String({ minLength: 3, maxLength: 120 }), {
-        minItems: 1,
-        maxItems: 8,
-        uniqueItems: true,
-        description:
-          'Plain-language needs it answers, e.g. "transcribe audio files"; search weighs them between the name and the description.',
-        example: ['transcribe audio files', 'subtitles for videos'],
       }),
     ),
     sources: Type.Optional(
@@ -172,8 +248,14 @@ export const SearchQuery = Type.Object({
   ),
   kind: Type.Optional(Kind),
   category: Type.Optional(
-    Type.String({ maxLength: 100, description: 'Matches any category, ignoring case.' }),
+    Type.String({
+      maxLength: 100,
+      description:
+        'Matches any category, ignoring case; an old category name or synonym listed in `GET /api/catalog/categories` means its category (`transcription` finds `speech-to-text`).',
+    }),
   ),
+  status: Type.Optional(Status),
+  license_kind: Type.Optional(LicenseKind),
   protocol: Type.Optional(
     Type.String({ maxLength: 100, description: 'Matches any protocol, ignoring case.' }),
   ),
@@ -234,6 +316,8 @@ export const SearchResult = Type.Object({
       kind: FacetCounts('kind'),
       category: FacetCounts('category'),
       protocol: FacetCounts('protocol'),
+      status: FacetCounts('status'),
+      license_kind: FacetCounts('licence kind'),
     },
     { description: 'Counts over the matches of the current query and filters.' },
   ),
@@ -273,4 +357,20 @@ export const SearchResult = Type.Object({
   next_cursor: Type.Union([Type.String(), Type.Null()], {
     description: 'Pass as `cursor` for the next page; null on the last page.',
   }),
+});
+
+export const CategoryList = Type.Object({
+  items: Type.Array(
+    Type.Object(
+      {
+        id: Type.String({ description: 'The value of `category` in listings and searches.' }),
+        definition: Type.String({ description: 'One line: what belongs in it.' }),
+        aliases: Type.Array(Type.String(), {
+          description: 'Old names and synonyms: as a `category` filter each means this category.',
+        }),
+        count: Type.Integer({ minimum: 0, description: 'Listings in it.' }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
 });

@@ -59,6 +59,8 @@ export interface ListingFacts {
   kind: string;
   categories_key: string;
   protocols_key: string;
+  status: string;
+  license_kind: string;
   updated_at: string;
 }
 
@@ -70,10 +72,10 @@ export interface ListingFacts {
 export const listingFactsQuery = (dialect: Dialect, seqs: readonly number[]) =>
   dialect === 'sqlite'
     ? sql<ListingFacts>`select l.seq, l.id, l.name_key, l.kind, l.categories_key, l.protocols_key,
-        l.updated_at from json_each(${JSON.stringify(seqs)}) j
+        l.status, l.license_kind, l.updated_at from json_each(${JSON.stringify(seqs)}) j
         join catalog_listings l indexed by catalog_listings_matches on l.seq = j.value`
-    : sql<ListingFacts>`select seq, id, name_key, kind, categories_key, protocols_key, updated_at
-        from catalog_listings where seq = any(${seqs}::bigint[])`;
+    : sql<ListingFacts>`select seq, id, name_key, kind, categories_key, protocols_key, status,
+        license_kind, updated_at from catalog_listings where seq = any(${seqs}::bigint[])`;
 
 /** What filters, facets and the name order need of ranked listings. */
 export async function listingFacts(
@@ -107,6 +109,8 @@ export interface ListingFilter {
   kind?: string | undefined;
   category?: string | undefined;
   protocol?: string | undefined;
+  status?: CatalogListingsTable['status'] | undefined;
+  license_kind?: CatalogListingsTable['license_kind'] | undefined;
   updatedSince?: string | undefined;
 }
 
@@ -124,6 +128,10 @@ function filtered(db: Db, filter: ListingFilter) {
     .$if(filter.protocol !== undefined, (q) =>
       q.where(contains('protocols_key', filter.protocol ?? '')),
     )
+    .$if(filter.status !== undefined, (q) => q.where('l.status', '=', filter.status ?? 'active'))
+    .$if(filter.license_kind !== undefined, (q) =>
+      q.where('l.license_kind', '=', filter.license_kind ?? 'unknown'),
+    )
     .$if(filter.updatedSince !== undefined, (q) =>
       q.where('l.updated_at', '>', filter.updatedSince ?? ''),
     );
@@ -136,9 +144,11 @@ export function matchSummary(db: Db, filter: ListingFilter) {
       'l.kind',
       'l.categories_key',
       'l.protocols_key',
+      'l.status',
+      'l.license_kind',
       eb.fn.countAll<number>().as('n'),
     ])
-    .groupBy(['l.kind', 'l.categories_key', 'l.protocols_key']);
+    .groupBy(['l.kind', 'l.categories_key', 'l.protocols_key', 'l.status', 'l.license_kind']);
 }
 
 /**

@@ -12,6 +12,7 @@ import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
 import { passes, summarise } from './catalog.facets.js';
 import { FEW_RESULTS, relatedCategories, requestTask } from './catalog.suggest.js';
 import { encodeCursor, parseSearch } from './catalog.query.js';
+import { CATEGORIES, categoryFor } from './catalog.taxonomy.js';
 import type { ListingPage, SearchQuery } from './catalog.schemas.js';
 import { changeOf, listingOf } from './catalog.views.js';
 
@@ -24,6 +25,14 @@ export async function getListing(store: Store, id: string): Promise<ListingPage>
   return { ...listingOf(row), history: history.map(changeOf) };
 }
 
+/** The taxonomy, each category with how many listings it holds. */
+export async function catalogCategories(store: Store) {
+  const counts = summarise(await catalogGroups(store.db)).facets.category;
+  return {
+    items: CATEGORIES.map((category) => ({ ...category, count: counts[category.id] ?? 0 })),
+  };
+}
+
 /** The newest added and changed listings with their changes, newest first (for the feed). */
 export async function recentListingChanges(store: Store, limit: number) {
   const rows = await recentChanges(store.db, limit);
@@ -33,7 +42,7 @@ export async function recentListingChanges(store: Store, limit: number) {
   }));
 }
 
-const EMPTY_FACETS = { kind: {}, category: {}, protocol: {} };
+const EMPTY_FACETS = { kind: {}, category: {}, protocol: {}, status: {}, license_kind: {} };
 
 /** What a search without words finds: counted from the catalog's groups, or by the filters. */
 async function filterSearch(store: Store, cache: CatalogCache, filters: ListingFilter) {
@@ -50,7 +59,11 @@ async function filterSearch(store: Store, cache: CatalogCache, filters: ListingF
  * categories and the capability request to file.
  */
 export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: string) {
-  const { q, limit, words, filters, fingerprint, offset } = parseSearch(query);
+  const { q, limit, words, filters, fingerprint, offset } = parseSearch({
+    ...query,
+    // An old category name, or a synonym, filters as the category it stands for.
+    category: query.category === undefined ? undefined : categoryFor(query.category),
+  });
   const cache = await cacheFor(store);
   // Text made only of punctuation has no words to find: nothing matches it.
   const nothing = q.trim() !== '' && words.length === 0;

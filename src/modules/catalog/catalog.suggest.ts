@@ -1,18 +1,17 @@
 // A way forward when a search finds little: related categories and a request to file.
 
 import type { MatchGroup } from './catalog.facets.js';
-import { TAXONOMY } from './catalog.taxonomy.js';
+import { TASK_MIN_CHARACTERS } from '../requests/requests.limits.js';
+import { CATEGORIES } from './catalog.taxonomy.js';
 import { searchWords, stem } from './catalog.text.js';
 
 /** At most this many results count as few: the answer then suggests categories and a request. */
 export const FEW_RESULTS = 3;
 const RELATED = 3;
-/** A request's task must have at least this many characters (requests.schemas.ts). */
-const TASK_MIN = 12;
 
 /** The words that describe a category: its id, its aliases and its definition. */
 const described = new Map(
-  TAXONOMY.flatMap((category) => {
+  CATEGORIES.flatMap((category) => {
     const stems = new Set(
       searchWords([category.id, ...category.aliases, category.definition].join(' ')).map(stem),
     );
@@ -51,5 +50,5 @@ export function relatedCategories(
 /** A capability request's task taken from the query, long enough to be accepted as it is. */
 export function requestTask(q: string): string {
   const task = q.trim().replace(/\s+/g, ' ');
-  return task.length >= TASK_MIN ? task : `A capability for: ${task}`;
+  return task.length >= TASK_MIN_CHARACTERS ? task : `A capability for: ${task}`;
 }

@@ -79,6 +79,8 @@ const LISTING_COLUMNS = [
   'protocols_key',
   'name_key',
   'names_key',
+  'status',
+  'license_kind',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof ListingRow)[];
@@ -153,6 +155,8 @@ function upsertListings(db: Db, batch: ListingRow[]) {
         protocols_key: eb.ref('excluded.protocols_key'),
         name_key: eb.ref('excluded.name_key'),
         names_key: eb.ref('excluded.names_key'),
+        status: eb.ref('excluded.status'),
+        license_kind: eb.ref('excluded.license_kind'),
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )

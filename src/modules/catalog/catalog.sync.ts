@@ -55,6 +55,8 @@ function rowOf(entry: ListingEntry, document: string, hash: string, now: string)
     protocols_key: elementKey(entry.protocols),
     name_key: searchWords(entry.name).join(' '),
     names_key: `|${[entry.name, ...aliases].map(nameKey).join('|')}|`,
+    status: entry.status,
+    license_kind: entry.provenance.license_kind,
     created_at: now,
     updated_at: now,
   };
@@ -145,6 +147,8 @@ export async function syncCatalog(
           kind: entry.kind,
           categories_key: elementKey(entry.categories),
           protocols_key: elementKey(entry.protocols),
+          status: entry.status,
+          license_kind: entry.provenance.license_kind,
         })),
       ),
     );

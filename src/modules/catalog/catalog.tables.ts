@@ -11,6 +11,9 @@ export interface CatalogListingsTable {
   protocols_key: string;
   name_key: string;
   names_key: string;
+  /** The document's `status` and `provenance.license_kind`, for filters, facets and ranking. */
+  status: 'active' | 'maintenance' | 'deprecated' | 'archived';
+  license_kind: 'open_source' | 'source_available' | 'proprietary' | 'unknown';
   created_at: string;
   updated_at: string;
 }

@@ -11,6 +11,7 @@ export function listingOf(row: {
   return {
     ...entry,
     aliases: entry.aliases ?? [],
+    successor: entry.successor ?? null,
     sources: entry.sources ?? [entry.provenance.source_url],
     checked_at: entry.checked_at ?? entry.provenance.retrieved_at,
     created_at: row.created_at,

@@ -59,13 +59,20 @@ export async function deleteRequest(db: Db, id: string, tokenHash: string): Prom
 
 export function listRequests(
   db: Db,
-  filter: { status?: RequestStatus | undefined; limit: number },
+  filter: {
+    status?: RequestStatus | undefined;
+    kind?: CapabilityRequestsTable['kind'] | undefined;
+    limit: number;
+  },
 ) {
   return db
     .selectFrom('capability_requests')
     .selectAll()
     .$if(filter.status !== undefined, (query) =>
       query.where('status', '=', filter.status as RequestStatus),
+    )
+    .$if(filter.kind !== undefined, (query) =>
+      query.where('kind', '=', filter.kind as CapabilityRequestsTable['kind']),
     )
     .orderBy('created_at', 'desc')
     .orderBy('id')

@@ -179,7 +179,11 @@ export async function deleteOwnRequest(
 /** For operators (the command-line tool), never exposed over HTTP. */
 export async function requestsForOperators(
   store: Store,
-  filter: { status?: RequestStatus | undefined; limit: number },
+  filter: {
+    status?: RequestStatus | undefined;
+    kind?: StoredRequest['kind'] | undefined;
+    limit: number;
+  },
 ): Promise<StoredRequest[]> {
   return (await listRequests(store.db, filter)).map(requestView);
 }

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { searchCatalog, type SearchResult } from '../api/operations';
+import { searchCatalog, type Listing, type SearchResult } from '../api/operations';
 import { Alert, Page } from '../components/ui';
 import { savedScroll, setQuery, useLocation } from '../router';
-import { problemText } from '../words';
+import { licenceKindText, licenceText, lifecycleText, problemText } from '../words';
 
-type Facet = 'kind' | 'category' | 'protocol';
+type Facet = 'kind' | 'category' | 'protocol' | 'status' | 'license_kind';
 type Filters = Record<'q' | Facet, string>;
 
 /**
@@ -38,6 +38,8 @@ export function CatalogPage() {
     kind: query.get('kind') ?? '',
     category: query.get('category') ?? '',
     protocol: query.get('protocol') ?? '',
+    status: query.get('status') ?? '',
+    license_kind: query.get('license_kind') ?? '',
   });
   // Only an entry of the history that was left before (Back, Forward) shows what it showed.
   const [result, setResult] = useState<SearchResult | null>(() =>
@@ -55,6 +57,10 @@ export function CatalogPage() {
         ...(filters.kind === '' ? {} : { kind: filters.kind as 'tool' | 'agent' | 'framework' }),
         ...(filters.category === '' ? {} : { category: filters.category }),
         ...(filters.protocol === '' ? {} : { protocol: filters.protocol }),
+        ...(filters.status === '' ? {} : { status: filters.status as Listing['status'] }),
+        ...(filters.license_kind === ''
+          ? {}
+          : { license_kind: filters.license_kind as Listing['provenance']['license_kind'] }),
         limit: PAGE_SIZE,
         ...(cursor === undefined ? {} : { cursor }),
       });
@@ -84,7 +90,14 @@ export function CatalogPage() {
     }
     const timer = setTimeout(() => void search(), 200);
     return () => clearTimeout(timer);
-  }, [filters.q, filters.kind, filters.category, filters.protocol]);
+  }, [
+    filters.q,
+    filters.kind,
+    filters.category,
+    filters.protocol,
+    filters.status,
+    filters.license_kind,
+  ]);
 
   const options = (facet: Facet): [string, number][] => {
     const counted = Object.entries(result?.facets[facet] ?? {}).sort(([a], [b]) =>
@@ -96,6 +109,11 @@ export function CatalogPage() {
       : [[selected, 0], ...counted];
   };
 
+  /** Values in words where the API's are codes (`open_source`). */
+  const wordsFor: Partial<Record<Facet, Record<string, string>>> = {
+    status: lifecycleText,
+    license_kind: licenceKindText,
+  };
   const select = (facet: Facet, label: string) => (
     <div class="field">
       <label for={`filter-${facet}`}>{label}</label>
@@ -107,7 +125,7 @@ export function CatalogPage() {
         <option value="">Any</option>
         {options(facet).map(([value, count]) => (
           <option key={value} value={value}>
-            {`${value} (${count})`}
+            {`${wordsFor[facet]?.[value] ?? value} (${count})`}
           </option>
         ))}
       </select>
@@ -142,6 +160,8 @@ export function CatalogPage() {
           {select('kind', 'Kind')}
           {select('category', 'Category')}
           {select('protocol', 'Protocol')}
+          {select('status', 'Status')}
+          {select('license_kind', 'Licence')}
         </div>
       </form>
       {error === '' ? null : <Alert>{error}</Alert>}
@@ -192,8 +212,9 @@ export function CatalogPage() {
             <p class="meta">
               <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
               {listing.status === 'active' ? null : (
-                <span class="badge badge-warning">{listing.status}</span>
+                <span class="badge badge-warning">{lifecycleText[listing.status]}</span>
               )}
+              <span class="badge">{licenceText(listing.provenance)}</span>
               <span class="badge">
                 {listing.authentication.required ? 'needs credentials' : 'no credentials'}
               </span>

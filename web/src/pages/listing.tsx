@@ -3,7 +3,8 @@ import { getListing, type Listing } from '../api/operations';
 import { Alert, Page } from '../components/ui';
 import { date } from '../format';
 import { previousPage } from '../router';
-import { problemText } from '../words';
+import { Connection } from '../components/connection';
+import { lifecycleText, licenceText, problemText } from '../words';
 
 const verification: Record<Listing['provenance']['verification'], string> = {
   documented: 'Taken from public documentation',
@@ -52,12 +53,25 @@ export function ListingPage(props: { id: string }) {
         <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
         {listing.version === null ? null : <span class="badge">version {listing.version}</span>}
         {listing.status === 'active' ? null : (
-          <span class="badge badge-warning">{listing.status}</span>
+          <span class="badge badge-warning">{lifecycleText[listing.status]}</span>
         )}
       </p>
+      {listing.successor === null ? null : (
+        <p class="alert alert-warning">
+          Replaced by <a href={`/catalog/${listing.successor}`}>{listing.successor}</a>.
+        </p>
+      )}
       <p class="lead">{listing.summary}</p>
       {aliases.length === 0 ? null : <p class="muted">Also known as {aliases.join(', ')}.</p>}
       <p>{listing.description}</p>
+      <section aria-labelledby="uses">
+        <h2 id="uses">What it is for</h2>
+        <ul>
+          {listing.use_cases.map((use) => (
+            <li key={use}>{use}</li>
+          ))}
+        </ul>
+      </section>
       <ul class="links">
         <li>
           <a href={listing.homepage_url} rel="noopener noreferrer">
@@ -90,6 +104,8 @@ export function ListingPage(props: { id: string }) {
         <p>{authentication.notes}</p>
       </section>
 
+      {listing.connection == null ? null : <Connection connection={listing.connection} />}
+
       <section aria-labelledby="limits">
         <h2 id="limits">Limitations</h2>
         <ul>
@@ -117,7 +133,9 @@ export function ListingPage(props: { id: string }) {
             </ul>
           </dd>
           <dt>License</dt>
-          <dd>{provenance.license ?? 'Not stated'}</dd>
+          <dd>{licenceText(provenance)}</dd>
+          <dt>Status</dt>
+          <dd>{lifecycleText[listing.status]}</dd>
           <dt>Checked</dt>
           <dd>{date(listing.checked_at)}</dd>
           <dt>Verification</dt>
