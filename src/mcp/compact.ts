@@ -106,13 +106,16 @@ function compact(
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'example' || (output && INPUT_ONLY.has(key))) continue;
     if (output && ((key === 'format' && value === 'uri') || value === false)) continue;
+    if (key === 'description' && typeof value === 'string' && !output) {
+      result.description = briefly(value);
+      continue;
+    }
     if (output && key === 'description' && typeof value === 'string') {
       // Fields of objects nested in an answer (a session's product, say) are described where
       // that object is the answer (get_product); repeating it in every tool doubled the list.
       if (depth > DESCRIBED_DEPTH) continue;
-      result.description = Object.entries(notes).reduce(
-        (text, [from, to]) => text.replace(from, to),
-        value,
+      result.description = briefly(
+        Object.entries(notes).reduce((text, [from, to]) => text.replace(from, to), value),
       );
       continue;
     }
@@ -142,6 +145,15 @@ function compact(
  * those of the objects it lists, not those of objects nested in them.
  */
 const DESCRIBED_DEPTH = 1;
+
+/** A field's description longer than this keeps its first sentence: the tool's text says the rest. */
+const BRIEF = 100;
+
+function briefly(text: string): string {
+  if (text.length <= BRIEF) return text;
+  const end = text.search(/[.:;](\s|$)/);
+  return end === -1 || end > BRIEF * 2 ? text : text.slice(0, end + 1);
+}
 
 /** A definition used fewer times than this is written in place: a reference would be longer. */
 const SHARED_FROM = 3;

@@ -115,7 +115,7 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       expect(items.length).toBeGreaterThan(0);
       for (const item of items) {
         expect(Object.keys(item).sort()).toEqual(
-          ['categories', 'id', 'kind', 'name', 'status', 'summary'].sort(),
+          ['categories', 'id', 'kind', 'matched', 'name', 'status', 'summary'].sort(),
         );
       }
       expect(typeof search.data.next_cursor).toBe('string');
