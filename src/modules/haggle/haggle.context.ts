@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import type { SellerContext } from '../../seller/index.js';
 import { productDemand } from '../products/products.schemas.js';
 import type { ProductRow } from '../products/products.tables.js';
-import { startCooldown } from './haggle.repository.js';
+import { startCooldown } from './haggle.limits.repository.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 /**

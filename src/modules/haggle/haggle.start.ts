@@ -17,14 +17,16 @@ import {
 } from './haggle.context.js';
 import { coolingDown, insufficientCredits, outOfStock, tooManyActive } from './haggle.errors.js';
 import {
-  appendMessages,
   countDeals,
   countLiveSessions,
+  lockCooldown,
+  lockPlayerCredits,
+} from './haggle.limits.repository.js';
+import {
+  appendMessages,
   findActiveSession,
   insertSession,
   listMessages,
-  lockCooldown,
-  lockPlayerCredits,
 } from './haggle.repository.js';
 import { expireIdle } from './haggle.turn.js';
 import type { SessionRow } from './haggle.tables.js';
