@@ -11,7 +11,8 @@ export async function getProducts(
   baseUrl: string,
 ): Promise<ProductView[]> {
   const rows = await listProducts(store.db, filter);
-  return rows.map((row) => productView(row, baseUrl));
+  const at = new Date().toISOString();
+  return rows.map((row) => productView(row, baseUrl, at));
 }
 
 export async function getProductRow(store: Store, id: string): Promise<ProductRow> {
