@@ -172,7 +172,7 @@ export interface paths {
         put?: never;
         /**
          * Accept the seller's counter-offer
-         * @description Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`.
+         * @description Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`. A counter-offer stands only while the negotiation is active: after 15 minutes without an offer it has expired (409 `session_not_active`).
          */
         post: operations["acceptCounterOffer"];
         delete?: never;
@@ -192,7 +192,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. Offers below 40 % of the market price are insulting: the first is a warning, the 2nd ends the negotiation (`rejected`). An offer below your previous one is a retreat: the first keeps the ask, the 2nd ends it. Only raises earn a concession: an offer that does not beat your best by 0.5 % of the market price (unless it is at or above 88 % of it) is a stall, and the ask — and what the seller accepts — stay where they were. Round 9’s counter is final; the 10th offer is the last, accepted only at or above that final counter, else the negotiation expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` (insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered but never changes a price. A failed request changes nothing and uses no round.
+         * @description The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. It accepts an offer at or above its ask, and also one at or above the counter-offer it would make next (less 0.5 % of the market price, never below its floor): there is no gain in offering exactly its next counter. Offers below 40 % of the market price are insulting: the first is a warning, the 2nd ends the negotiation (`rejected`). An offer below your previous one is a retreat: the first keeps the ask, the 2nd ends it. Only raises earn a concession: an offer that does not beat your best by 0.5 % of the market price (unless it is at or above 88 % of it) is a stall, and the ask — and what the seller accepts — stay where they were. Round 9’s counter is final; the 10th offer is the last, accepted only at or above that final counter, else the negotiation expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` (insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered but never changes a price. A failed request changes nothing and uses no round. A negotiation with no offer for 15 minutes has expired: 409 `session_not_active`.
          */
         post: operations["makeOffer"];
         delete?: never;
@@ -212,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Open a negotiation for a product
-         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned with 200 instead of a new one. After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open another for it during a cool-down (30 minutes unless the server is configured otherwise): 409 `cooling_down`, with the time you may retry in the error and `Retry-After` in seconds. The response carries the seller’s `opening_ask`.
+         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned as it stands with 200 and `resumed: true` (its round, `current_ask` and the seller’s latest words), never a second greeting. After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open another for it during a cool-down (30 minutes): 409 `cooling_down`, with the time you may retry in the error and `Retry-After` in seconds. You may hold at most 3 active negotiations at once: 409 `too_many_active` beyond that. A negotiation with no offer for 15 minutes expires (its counter-offer no longer stands, and the cool-down applies). Your floor is your own: the seller draws its terms for each player and product, raises them for each earlier purchase of the product by you, and moves them with the product’s `demand`.
          */
         post: operations["startNegotiation"];
         delete?: never;
@@ -539,7 +539,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_amount" | "invalid_json" | "malformed_request" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "cooling_down" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "headers_too_large" | "internal_error" | "storage_unavailable";
+            code: "validation_error" | "invalid_amount" | "invalid_json" | "malformed_request" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "cooling_down" | "too_many_active" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "headers_too_large" | "internal_error" | "storage_unavailable";
             /** @description Present on validation failures: one entry per offending field. */
             details?: {
                 /** @example offer_amount */
@@ -1045,7 +1045,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sessions per page. */
                 limit?: number;
-                /** @description Only an active session takes offers, accept or abandon. */
+                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                 status?: "active" | "accepted" | "rejected" | "abandoned" | "expired";
             };
             header?: never;
@@ -1083,6 +1083,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1114,7 +1116,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             }[];
                             limit: number;
@@ -1241,6 +1243,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -1279,6 +1286,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1308,7 +1317,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                         };
@@ -1429,6 +1438,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1458,7 +1469,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                         };
@@ -1598,6 +1609,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1627,7 +1640,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                             transaction: {
@@ -1829,6 +1842,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -1888,6 +1906,8 @@ export interface operations {
                                 current_offer: number | null;
                                 /** @description null while active. */
                                 ended_at: string | null;
+                                /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                                expires_at: string | null;
                                 /**
                                  * @description The price of the deal; null unless accepted.
                                  * @example 37.5
@@ -1917,7 +1937,7 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 started_at: string;
-                                /** @description Only an active session takes offers, accept or abandon. */
+                                /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
                         };
@@ -2056,12 +2076,19 @@ export interface operations {
                              */
                             ai_counter_offer: number | null;
                             /**
+                             * @description What the seller asks now: its latest counter-offer, or the opening ask before the first.
+                             * @example 42.5
+                             */
+                            current_ask: number;
+                            /**
                              * @description The player's latest offer; null before the first.
                              * @example 37.5
                              */
                             current_offer: number | null;
                             /** @description null while active. */
                             ended_at: string | null;
+                            /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                            expires_at: string | null;
                             /**
                              * @description The price of the deal; null unless accepted.
                              * @example 37.5
@@ -2072,12 +2099,12 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             id: string;
-                            /** @description The seller's greeting: the market price and its opening ask. */
+                            /** @description The seller's latest words: its greeting (the market price and its opening ask) while no offer was made. */
                             initial_message: string;
                             /** @example 10 */
                             max_rounds: number;
                             /**
-                             * @description The seller’s opening ask: the market price, or 5 % above it when stock is scarce.
+                             * @description The seller’s opening ask: the market price, or 5 % above it when 3 or fewer are in stock.
                              * @example 42.5
                              */
                             opening_ask: number;
@@ -2098,6 +2125,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -2128,6 +2160,8 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             product_id: string;
+                            /** @description true when this is your active negotiation for the product, returned as it stands (status 200). */
+                            resumed: boolean;
                             /** @description Offers made so far. */
                             rounds_count: number;
                             /**
@@ -2135,7 +2169,7 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             started_at: string;
-                            /** @description Only an active session takes offers, accept or abandon. */
+                            /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                             status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                         };
                         /** @enum {boolean} */
@@ -2163,12 +2197,19 @@ export interface operations {
                              */
                             ai_counter_offer: number | null;
                             /**
+                             * @description What the seller asks now: its latest counter-offer, or the opening ask before the first.
+                             * @example 42.5
+                             */
+                            current_ask: number;
+                            /**
                              * @description The player's latest offer; null before the first.
                              * @example 37.5
                              */
                             current_offer: number | null;
                             /** @description null while active. */
                             ended_at: string | null;
+                            /** @description While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise. */
+                            expires_at: string | null;
                             /**
                              * @description The price of the deal; null unless accepted.
                              * @example 37.5
@@ -2179,12 +2220,12 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             id: string;
-                            /** @description The seller's greeting: the market price and its opening ask. */
+                            /** @description The seller's latest words: its greeting (the market price and its opening ask) while no offer was made. */
                             initial_message: string;
                             /** @example 10 */
                             max_rounds: number;
                             /**
-                             * @description The seller’s opening ask: the market price, or 5 % above it when stock is scarce.
+                             * @description The seller’s opening ask: the market price, or 5 % above it when 3 or fewer are in stock.
                              * @example 42.5
                              */
                             opening_ask: number;
@@ -2205,6 +2246,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -2235,6 +2281,8 @@ export interface operations {
                              * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
                              */
                             product_id: string;
+                            /** @description true when this is your active negotiation for the product, returned as it stands (status 200). */
+                            resumed: boolean;
                             /** @description Offers made so far. */
                             rounds_count: number;
                             /**
@@ -2242,7 +2290,7 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             started_at: string;
-                            /** @description Only an active session takes offers, accept or abandon. */
+                            /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                             status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                         };
                         /** @enum {boolean} */
@@ -2295,7 +2343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: out_of_stock, cooling_down */
+            /** @description Error: out_of_stock, cooling_down, too_many_active */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2393,6 +2441,11 @@ export interface operations {
                                  * @example 2026-11-23T10:15:30.000Z
                                  */
                                 created_at: string;
+                                /**
+                                 * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                                 * @example normal
+                                 */
+                                demand: "low" | "normal" | "high";
                                 description: string;
                                 /**
                                  * Format: uuid
@@ -3388,6 +3441,11 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             created_at: string;
+                            /**
+                             * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                             * @example normal
+                             */
+                            demand: "low" | "normal" | "high";
                             description: string;
                             /**
                              * Format: uuid
@@ -3503,6 +3561,11 @@ export interface operations {
                              * @example 2026-11-23T10:15:30.000Z
                              */
                             created_at: string;
+                            /**
+                             * @description How the product is selling to all players: `high` after several sales in the last hour or two, `low` after many hours without a sale. High demand firms every negotiation’s floor for it, low demand softens it (by a few % of the market price at most); the floor itself is never shown.
+                             * @example normal
+                             */
+                            demand: "low" | "normal" | "high";
                             description: string;
                             /**
                              * Format: uuid
