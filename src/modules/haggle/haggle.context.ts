@@ -27,7 +27,7 @@ export interface HaggleDeps {
 
 export const now = (): string => new Date().toISOString();
 
-const addMinutes = (at: string, minutes: number): string =>
+export const addMinutes = (at: string, minutes: number): string =>
   new Date(Date.parse(at) + minutes * 60_000).toISOString();
 
 /** When an active session expires unless an offer comes first. */

@@ -28,16 +28,26 @@ export async function lockPlayerCredits(
   return row?.credits_cents;
 }
 
-/** The player's active sessions that moved after `cutoff` (the others are idle: expired). */
-export async function countLiveSessions(db: Db, playerId: string, cutoff: string): Promise<number> {
+/**
+ * How many of the player's active sessions moved after `cutoff` (the others are idle: expired),
+ * and the earliest last move among them (null when none).
+ */
+export async function liveSessions(
+  db: Db,
+  playerId: string,
+  cutoff: string,
+): Promise<{ count: number; earliestMove: string | null }> {
   const row = await db
     .selectFrom('haggle_sessions')
-    .select((eb) => eb.fn.countAll<number | string>().as('live'))
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('live'),
+      eb.fn.min<string | null>('last_move_at').as('earliest'),
+    ])
     .where('player_id', '=', playerId)
     .where('status', '=', 'active')
     .where('last_move_at', '>', cutoff)
     .executeTakeFirstOrThrow();
-  return Number(row.live);
+  return { count: Number(row.live), earliestMove: row.earliest };
 }
 
 /** Deals this player has made on this product. */
