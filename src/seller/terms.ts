@@ -73,7 +73,7 @@ export function sellerTerms(
 ): SellerTerms {
   const market = product.marketCents;
   const scarce = product.stock <= SCARCE_STOCK;
-  const stockAdjustment = scarce ? 0.04 : product.stock >= PLENTIFUL_STOCK ? -0.04 : 0;
+  const stockAdjustment = scarce ? 0.02 : product.stock >= PLENTIFUL_STOCK ? -0.04 : 0;
   const draw = keyedUnitInterval(secret, 'floor', buyer.playerId, product.productId);
   const band = ((2 * draw - 1) * FLOOR_BAND_PERCENT) / 100;
   const drawn = clamp(FLOOR_BASE[product.category] + stockAdjustment + band, 0.55, 0.9);
