@@ -18,18 +18,9 @@
 import { parseArgs } from 'node:util';
 import { scriptedBuyers } from './tournament/buyers.js';
 import { Api, HttpGame } from './tournament/http.js';
-import {
-  checkBar,
-  runTournament,
-  summarise,
-  type Row,
-  type TournamentResult,
-} from './tournament/play.js';
-import {
-  checkHiddenTerms,
-  hiddenTerms,
-  type HiddenTermsResult,
-} from './tournament/hidden-terms.js';
+import { checkBar, checkHiddenTerms } from './tournament/bar.js';
+import { runTournament, summarise, type Row, type TournamentResult } from './tournament/play.js';
+import { hiddenTerms, type HiddenTermsResult } from './tournament/hidden-terms.js';
 import { generatedTranscripts, phraseFrequencies } from './tournament/phrases.js';
 import { generatedProducts, seededProducts } from './tournament/products.js';
 

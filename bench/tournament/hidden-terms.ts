@@ -4,7 +4,8 @@ import {
   Negotiation,
   type SellerContext,
 } from '../../src/seller/index.js';
-import { proberPrice, sellerContext, type TournamentProduct } from './play.js';
+import { sellerContext, type TournamentProduct } from './play.js';
+import { proberPrice } from './searches.js';
 
 /**
  * Version 3 of the bar: each (player, product) pair has its own hidden terms. These buyers and
@@ -261,42 +262,4 @@ export function hiddenTerms(
     spread: priceSpread(products, secret, 6),
     repeat: repeatCost(products, secret),
   };
-}
-
-const points = (value: number) => `${value.toFixed(1)} points`;
-
-/** The bar of version 3 (seller.md), criterion by criterion; `bestReasonable` from the same products. */
-export function checkHiddenTerms(
-  result: HiddenTermsResult,
-  bestReasonable: number,
-): { name: string; ok: boolean; detail: string }[] {
-  const informedGain = result.informed.meanDiscount - bestReasonable;
-  const oracleGain = result.oracle.meanDiscount - result.informed.meanDiscount;
-  return [
-    {
-      name: 'informed buyer ≥ best reasonable + 3 points',
-      ok: informedGain >= 3,
-      detail: `${result.informed.meanDiscount.toFixed(1)} % vs ${bestReasonable.toFixed(1)} %: ${points(informedGain)}`,
-    },
-    {
-      name: 'oracle buyer ≥ informed buyer + 3 points',
-      ok: oracleGain >= 3,
-      detail: `${result.oracle.meanDiscount.toFixed(1)} % vs ${result.informed.meanDiscount.toFixed(1)} %: ${points(oracleGain)}`,
-    },
-    {
-      name: 'multi-player prober gains ≤ 1 point',
-      ok: result.prober.gain <= 1,
-      detail: `with 5 helpers ${result.prober.multi.toFixed(1)} %, alone ${result.prober.own.toFixed(1)} %: ${points(result.prober.gain)}`,
-    },
-    {
-      name: 'same offers, six players: price spread ≥ 3 % of market',
-      ok: result.spread >= 3,
-      detail: `${result.spread.toFixed(2)} % of market on average`,
-    },
-    {
-      name: 'a second purchase with the same offers costs more',
-      ok: result.repeat.meanIncrease > 0 && result.repeat.cheaper === 0,
-      detail: `+${result.repeat.meanIncrease.toFixed(2)} % of market on average; more on ${(result.repeat.costlier * 100).toFixed(0)} % of products, less on ${(result.repeat.cheaper * 100).toFixed(0)} %`,
-    },
-  ];
 }

@@ -8,7 +8,8 @@ import {
   type SellerReply,
 } from '../../src/seller/index.js';
 import { allPhrases } from '../../src/seller/phrases.js';
-import { generator, sellerContext } from './play.js';
+import { sellerContext } from './play.js';
+import { generator } from './searches.js';
 
 /** What players write, by topic, and plain offers with no words. */
 const PLAYER_WORDS: readonly (string | null)[] = [

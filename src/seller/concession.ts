@@ -10,7 +10,7 @@ export interface Temperament {
 }
 
 /** The share of the bargaining window the seller gives up at most. */
-const MAX_CONCESSION = 0.59;
+const MAX_CONCESSION = 0.58;
 /** Earned steps after which the seller's concession is complete: later rounds add nothing. */
 const STEPS_TO_LIMIT = 6;
 /** A raise earns a full step; holding an offer at or above the fair line earns this much. */
@@ -28,7 +28,7 @@ const ZONE_WIDTH = 0.35;
  * What a streak of `STEADY_STREAK` steady raises in the zone adds to the concession, as a share
  * of the window: with `MAX_CONCESSION` it leaves the seller at least 17 % of its window.
  */
-const ZONE_BONUS = 0.24;
+const ZONE_BONUS = 0.25;
 
 /**
  * Whether an offer lies in the seller's comfort zone: a band just above its floor, placed by the

@@ -5,6 +5,7 @@ import {
   BIG_STEP_PERCENT,
   gapWord,
   MAX_ROUNDS,
+  SCARCE_STOCK,
   type Intent,
   type Objection,
 } from './rules.js';
@@ -42,9 +43,6 @@ interface WordsContext {
   stock?: number | undefined;
   marketCents: number;
 }
-
-/** Stock at or below which "it will not sit on the shelf long" is true without high demand. */
-const FEW_LEFT = 3;
 
 /** Whether a claim is true of a reply to `offerCents`. */
 export function claimHolds(
@@ -87,7 +85,7 @@ export function claimHolds(
     case 'in_demand':
       return words.demand === 'high';
     case 'selling_fast':
-      return words.demand === 'high' || (words.stock !== undefined && words.stock <= FEW_LEFT);
+      return words.demand === 'high' || (words.stock !== undefined && words.stock <= SCARCE_STOCK);
   }
 }
 

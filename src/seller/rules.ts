@@ -65,6 +65,10 @@ export const isSteadyRaise = (raiseCents: number, marketCents: number): boolean 
 /** A counter at least this % of market below the previous ask is a big step down. */
 export const BIG_STEP_PERCENT = 3;
 
+/** Stock at or below which the product is scarce: the seller opens this % above market (and its floor is firmer). */
+export const SCARCE_STOCK = 3;
+export const SCARCE_ASK_PERCENT = 5;
+
 // Version 3: the hidden terms of each (player, product) pair and what moves them.
 /** Half the width of the band around the category's base from which each player's floor is drawn, % of market. */
 export const FLOOR_BAND_PERCENT = 5.5;

@@ -7,6 +7,8 @@ import {
   FLOOR_CEILING_PERCENT,
   REPEAT_MAX_DEALS,
   REPEAT_STEP_PERCENT,
+  SCARCE_ASK_PERCENT,
+  SCARCE_STOCK,
 } from './rules.js';
 
 export type Category = 'Electronics' | 'Fashion' | 'Food & Drink' | 'Books' | 'Home & Kitchen';
@@ -31,7 +33,6 @@ const FLOOR_BASE: Record<Category, number> = {
   Fashion: 0.66,
 };
 
-const SCARCE_STOCK = 3;
 const PLENTIFUL_STOCK = 30;
 
 export interface ProductFacts {
@@ -72,13 +73,13 @@ export function sellerTerms(
 ): SellerTerms {
   const market = product.marketCents;
   const scarce = product.stock <= SCARCE_STOCK;
-  const stockAdjustment = scarce ? 0.04 : product.stock >= PLENTIFUL_STOCK ? -0.04 : 0;
+  const stockAdjustment = scarce ? 0.02 : product.stock >= PLENTIFUL_STOCK ? -0.04 : 0;
   const draw = keyedUnitInterval(secret, 'floor', buyer.playerId, product.productId);
   const band = ((2 * draw - 1) * FLOOR_BAND_PERCENT) / 100;
   const drawn = clamp(FLOOR_BASE[product.category] + stockAdjustment + band, 0.55, 0.9);
   const repeat = (Math.min(buyer.earlierDeals, REPEAT_MAX_DEALS) * REPEAT_STEP_PERCENT) / 100;
   const fraction = clamp(drawn + repeat + demand / 100, 0.5, FLOOR_CEILING_PERCENT / 100);
-  const openingAskCents = scarce ? Math.ceil((market * 105) / 100) : market;
+  const openingAskCents = scarce ? Math.ceil((market * (100 + SCARCE_ASK_PERCENT)) / 100) : market;
   return { floorCents: Math.min(openingAskCents, Math.ceil(market * fraction)), openingAskCents };
 }
 

@@ -92,6 +92,13 @@ describe.each(testDialects)('list my negotiations (%s)', (dialect) => {
     expect(withOtherFilter.body.code).toBe('validation_error');
     const forged = await list('?cursor=not-a-cursor');
     expect(forged.status).toBe(400);
+    // Cursors that decode to valid JSON of every other shape: null, a number, a string, an array.
+    for (const json of ['null', '42', '"text"', '[1,2]', '{}', '{"v":1,"s":1,"i":"x","f":null}']) {
+      const cursor = Buffer.from(json).toString('base64url');
+      const answer = await list(`?cursor=${cursor}`);
+      expect(answer.status, json).toBe(400);
+      expect(answer.body.code).toBe('validation_error');
+    }
   });
 
   it('should need a key', async () => {

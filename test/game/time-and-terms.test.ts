@@ -185,6 +185,10 @@ describe.each(testDialects)('time, the cap and the terms of the game (%s)', (dia
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({ success: false, code: 'too_many_active' });
       expect(refused.body.error).toContain(String(MAX_ACTIVE));
+      // Until the longest-idle one would expire, at most the idle limit.
+      const retryAfter = Number(refused.response.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(IDLE_MINUTES * 60);
       const sessions = await t.store.db
         .selectFrom('haggle_sessions')
         .select('id')

@@ -1,10 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkHiddenTerms,
-  hiddenTerms,
-  type HiddenTermsResult,
-} from '../../bench/tournament/hidden-terms.js';
-import { checkBar, runTournament, type TournamentResult } from '../../bench/tournament/play.js';
+import { hiddenTerms, type HiddenTermsResult } from '../../bench/tournament/hidden-terms.js';
+import { checkBar, checkHiddenTerms } from '../../bench/tournament/bar.js';
+import { runTournament, type TournamentResult } from '../../bench/tournament/play.js';
 import { generatedProducts, seededProducts } from '../../bench/tournament/products.js';
 
 /**

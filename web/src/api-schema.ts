@@ -2332,7 +2332,7 @@ export interface operations {
                             /** @example 10 */
                             max_rounds: number;
                             /**
-                             * @description The seller’s opening ask: the market price, or 5 % above it when stock is scarce.
+                             * @description The seller’s opening ask: the market price, or 5 % above it when 3 or fewer are in stock.
                              * @example 42.5
                              */
                             opening_ask: number;
@@ -2453,7 +2453,7 @@ export interface operations {
                             /** @example 10 */
                             max_rounds: number;
                             /**
-                             * @description The seller’s opening ask: the market price, or 5 % above it when stock is scarce.
+                             * @description The seller’s opening ask: the market price, or 5 % above it when 3 or fewer are in stock.
                              * @example 42.5
                              */
                             opening_ask: number;

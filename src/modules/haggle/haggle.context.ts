@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import type { SellerContext } from '../../seller/index.js';
 import { productDemand } from '../products/products.schemas.js';
 import type { ProductRow } from '../products/products.tables.js';
-import { startCooldown } from './haggle.repository.js';
+import { startCooldown } from './haggle.limits.repository.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 /**
@@ -27,7 +27,7 @@ export interface HaggleDeps {
 
 export const now = (): string => new Date().toISOString();
 
-const addMinutes = (at: string, minutes: number): string =>
+export const addMinutes = (at: string, minutes: number): string =>
   new Date(Date.parse(at) + minutes * 60_000).toISOString();
 
 /** When an active session expires unless an offer comes first. */

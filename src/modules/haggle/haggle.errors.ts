@@ -19,8 +19,9 @@ export const sessionExpired = (idleMinutes: number) =>
     `This negotiation is expired: it had no offer for ${idleMinutes} minutes, so its counter-offer no longer stands.`,
   );
 /** The player holds as many active negotiations as allowed. */
-export const tooManyActive = (maxActive: number) =>
+export const tooManyActive = (maxActive: number, waitMs: number) =>
   new AppError(
     'too_many_active',
     `You already have ${maxActive} active negotiations, the most allowed at once: finish or abandon one first (idle ones expire on their own).`,
+    { headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) } },
   );

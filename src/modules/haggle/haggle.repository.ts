@@ -130,50 +130,6 @@ export function findActiveSession(
     .executeTakeFirst();
 }
 
-/**
- * The player's credits, locking the player until the transaction ends (PostgreSQL; SQLite's
- * IMMEDIATE transactions lock the database), so that a player's starts run one at a time and
- * the cap on active negotiations holds across processes. Undefined for an unknown player.
- */
-export async function lockPlayerCredits(
-  trx: Transaction<Database>,
-  playerId: string,
-): Promise<number | undefined> {
-  const row = await trx
-    .selectFrom('players')
-    .select('credits_cents')
-    .where('id', '=', playerId)
-    .$if(isPostgres(trx), (query) => query.forNoKeyUpdate())
-    .executeTakeFirst();
-  return row?.credits_cents;
-}
-
-/** The player's active sessions that moved after `cutoff` (the others are idle: expired). */
-export async function countLiveSessions(db: Db, playerId: string, cutoff: string): Promise<number> {
-  const row = await db
-    .selectFrom('haggle_sessions')
-    .select((eb) => eb.fn.countAll<number | string>().as('live'))
-    .where('player_id', '=', playerId)
-    .where('status', '=', 'active')
-    .where('last_move_at', '>', cutoff)
-    .executeTakeFirstOrThrow();
-  return Number(row.live);
-}
-
-/** Deals this player has made on this product. */
-export async function countDeals(
-  db: Db,
-  ids: { playerId: string; productId: string },
-): Promise<number> {
-  const row = await db
-    .selectFrom('transactions')
-    .select((eb) => eb.fn.countAll<number | string>().as('deals'))
-    .where('player_id', '=', ids.playerId)
-    .where('product_id', '=', ids.productId)
-    .executeTakeFirstOrThrow();
-  return Number(row.deals);
-}
-
 /** What a step of the negotiation may change in a session. */
 export type SessionState = Pick<
   SessionRow,
@@ -324,43 +280,5 @@ export function listOwnSessions(
     .orderBy('haggle_sessions.started_at', 'desc')
     .orderBy('haggle_sessions.id', 'desc')
     .limit(filter.limit)
-    .execute();
-}
-
-/** Before any cool-down: the value a fresh row holds. */
-const NO_COOLDOWN = '1970-01-01T00:00:00.000Z';
-
-/**
- * Until when this player may not open a negotiation on this product (a past time when free).
- * The upsert takes the row's lock (PostgreSQL) until the transaction ends, so a negotiation
- * ending at the same moment in another process waits, and the two cannot both miss each other.
- */
-export async function lockCooldown(
-  db: Db,
-  ids: { playerId: string; productId: string },
-): Promise<string> {
-  const row = await db
-    .insertInto('haggle_cooldowns')
-    .values({ player_id: ids.playerId, product_id: ids.productId, until: NO_COOLDOWN })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['player_id', 'product_id'])
-        .doUpdateSet((update) => ({ until: update.ref('haggle_cooldowns.until') })),
-    )
-    .returning('until')
-    .executeTakeFirstOrThrow();
-  return row.until;
-}
-
-/** Starts a cool-down that runs until `until`. */
-export async function startCooldown(
-  db: Db,
-  ids: { playerId: string; productId: string },
-  until: string,
-): Promise<void> {
-  await db
-    .insertInto('haggle_cooldowns')
-    .values({ player_id: ids.playerId, product_id: ids.productId, until })
-    .onConflict((conflict) => conflict.columns(['player_id', 'product_id']).doUpdateSet({ until }))
     .execute();
 }

@@ -5,6 +5,9 @@ import {
   FINAL_COUNTER_ROUND,
   INSULT_LINE_PERCENT,
   MAX_ROUNDS,
+  MOVING_STEP_PER_MILLE,
+  SCARCE_ASK_PERCENT,
+  SCARCE_STOCK,
   STRIKES,
 } from '../../seller/index.js';
 import { Product } from '../products/products.schemas.js';
@@ -80,7 +83,7 @@ export const SellerResponse = Type.Object({
     {
       description:
         `What the seller held against this offer: \`insult\` (below ${INSULT_LINE_PERCENT} % of market), ` +
-        '`retreat` (below your previous offer), `stall` (no raise of 0.5 % of market and below ' +
+        `\`retreat\` (below your previous offer), \`stall\` (no raise of ${MOVING_STEP_PER_MILLE / 10} % of market and below ` +
         `${FAIR_LINE_PERCENT} % of it: it earned nothing, so the ask stayed), or \`none\`.`,
     },
   ),
@@ -117,7 +120,7 @@ export const StartedSession = Type.Object({
   ...Session.properties,
   product: Product,
   opening_ask: Money(
-    'The seller’s opening ask: the market price, or 5 % above it when stock is scarce.',
+    `The seller’s opening ask: the market price, or ${SCARCE_ASK_PERCENT} % above it when ${SCARCE_STOCK} or fewer are in stock.`,
   ),
   current_ask: Money(
     'What the seller asks now: its latest counter-offer, or the opening ask before the first.',

@@ -8,6 +8,7 @@ import { findProduct } from '../products/products.repository.js';
 import { productDemandPercent } from '../products/products.schemas.js';
 import type { ProductRow } from '../products/products.tables.js';
 import {
+  addMinutes,
   idleCutoff,
   isIdle,
   newMessage,
@@ -17,14 +18,16 @@ import {
 } from './haggle.context.js';
 import { coolingDown, insufficientCredits, outOfStock, tooManyActive } from './haggle.errors.js';
 import {
-  appendMessages,
   countDeals,
-  countLiveSessions,
+  liveSessions,
+  lockCooldown,
+  lockPlayerCredits,
+} from './haggle.limits.repository.js';
+import {
+  appendMessages,
   findActiveSession,
   insertSession,
   listMessages,
-  lockCooldown,
-  lockPlayerCredits,
 } from './haggle.repository.js';
 import { expireIdle } from './haggle.turn.js';
 import type { SessionRow } from './haggle.tables.js';
@@ -77,8 +80,12 @@ export async function startSession(
       const waitMs = Date.parse(coolsUntil) - Date.parse(at);
       // A cool-down is an answer to give after the expiry above is committed.
       if (waitMs > 0) return { coolsUntil, waitMs };
-      const live = await countLiveSessions(trx, playerId, idleCutoff(at, deps.idleMinutes));
-      if (live >= deps.maxActive) throw tooManyActive(deps.maxActive);
+      const live = await liveSessions(trx, playerId, idleCutoff(at, deps.idleMinutes));
+      if (live.count >= deps.maxActive) {
+        // The earliest a place can free itself: the longest-idle negotiation expiring.
+        const frees = addMinutes(live.earliestMove ?? at, deps.idleMinutes);
+        throw tooManyActive(deps.maxActive, Date.parse(frees) - Date.parse(at));
+      }
       const session = await openSession(trx, deps, playerId, product, at);
       return started(trx, true, session, product);
     });

@@ -72,16 +72,41 @@ export type ProductView = Static<typeof Product>;
 
 export const productImagePath = (id: string): string => `/images/products/${id}.svg`;
 
-/** How demand moves a product's floors at `at`, in % of market, from its stored sales. */
+/**
+ * `hourOf`, remembering its last two answers: a product list asks for the same time, and seeded
+ * products share their creation time, so the read path parses almost no dates.
+ */
+function rememberingHourOf(): (at: string) => number {
+  const memo = [
+    { at: '', hour: 0 },
+    { at: '', hour: 0 },
+  ];
+  let next = 0;
+  return (at) => {
+    const known = memo.find((entry) => entry.at === at);
+    if (known !== undefined) return known.hour;
+    const entry = { at, hour: hourOf(at) };
+    memo[next] = entry;
+    next = 1 - next;
+    return entry.hour;
+  };
+}
+const nowHour = rememberingHourOf();
+const addedHour = rememberingHourOf();
+
+/**
+ * How demand moves a product's floors at `at`, in % of market, from the sales stored on its own
+ * row (kept by each deal's update): no query beyond reading the product.
+ */
 export function productDemandPercent(row: ProductRow, at: string): number {
   return demandPercent(
     {
       saleHour: row.sale_hour,
       salesThisHour: row.sales_this_hour,
       salesHourBefore: row.sales_hour_before,
-      addedHour: hourOf(row.created_at),
+      addedHour: addedHour(row.created_at),
     },
-    hourOf(at),
+    nowHour(at),
   );
 }
 

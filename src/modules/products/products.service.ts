@@ -29,7 +29,8 @@ export async function getProductPage(
     n: last.name,
     i: last.id,
   }));
-  return { items: items.map((row) => productView(row, baseUrl)), nextCursor };
+  const at = new Date().toISOString();
+  return { items: items.map((row) => productView(row, baseUrl, at)), nextCursor };
 }
 
 function decodePosition(raw: string): ProductPosition {
