@@ -5,6 +5,9 @@ export const credits = (amount: number) =>
 export const date = (iso: string) =>
   new Date(iso).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
 
+export const time = (iso: string) =>
+  new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+
 /** A wait in seconds as people say it: "about 20 minutes", "45 seconds". */
 export function wait(seconds: number): string {
   if (seconds < 90) return `${Math.max(1, Math.round(seconds))} seconds`;

@@ -11,7 +11,7 @@ import { PlayerBar, usePlayerStats } from '../components/player';
 import { usePlayer } from '../components/player-store';
 import { PriceLadder } from '../components/price-ladder';
 import { Alert, Confirm, Page, describedBy } from '../components/ui';
-import { amountProblem, credits } from '../format';
+import { amountProblem, credits, time } from '../format';
 import { objectionText, problemText, statusText } from '../words';
 import { SignInFirst } from './sign-in-first';
 
@@ -164,6 +164,9 @@ export function NegotiationPage(props: { id: string }) {
           </p>
           <p class="muted">
             {product.stock_quantity} in stock · {statusText[session.status]}
+            {active && session.expires_at !== null
+              ? ` · ends unless you offer by ${time(session.expires_at)}`
+              : ''}
           </p>
           {active ? (
             <p class="rounds" aria-label={`${roundsLeft} of ${session.max_rounds} offers left`}>

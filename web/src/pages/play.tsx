@@ -15,6 +15,12 @@ const categories: Product['category'][] = [
   'Home & Kitchen',
 ];
 
+const demandText: Record<Product['demand'], string> = {
+  low: 'Selling slowly',
+  normal: 'Selling steadily',
+  high: 'In demand',
+};
+
 export function PlayPage() {
   const me = usePlayer();
   const [stats] = usePlayerStats(me);
@@ -128,6 +134,9 @@ export function PlayPage() {
                   <span class="badge badge-warning">Sold out</span>
                 ) : (
                   <span class="badge badge-ok">{product.stock_quantity} in stock</span>
+                )}
+                {product.demand === 'normal' ? null : (
+                  <span class="badge">{demandText[product.demand]}</span>
                 )}
               </p>
               <p>{product.description}</p>
