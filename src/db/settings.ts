@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /**
  * Returns the stored value for `key`, creating it with `create()` the first time. Safe when
  * several processes race: the first insert wins and everyone reads the winner's value.
  */
 export async function settingOrCreate(
-  db: Kysely<Database>,
+  db: Db,
   key: string,
   create: () => string,
 ): Promise<string> {

@@ -1,8 +1,8 @@
 // Keeps the search index (catalog_postings) equal to the listings at every catalog sync.
 
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Store } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import {
   decodePostings,
   emptyList,
@@ -11,8 +11,6 @@ import {
   type PostingList,
 } from './catalog.index.js';
 import type { ListingEntry } from './catalog.schemas.js';
-
-type Db = Kysely<Database>;
 
 /**
  * Postings per stored block. A query reads only each term's first block: the BLOCK listings

@@ -1,10 +1,7 @@
 // Catalog reads by id and the catalog's settings (version, summary, loaded file).
 
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { MatchGroup } from './catalog.facets.js';
-
-type Db = Kysely<Database>;
 
 const VERSION_KEY = 'catalog_version';
 const SUMMARY_KEY = 'catalog_summary';

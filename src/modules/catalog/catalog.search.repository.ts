@@ -1,12 +1,10 @@
 // Search SQL: the postings of query terms, the facts of ranked listings, and pages by filters.
 
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { escapeLike } from './catalog.text.js';
 import type { CatalogListingsTable } from './catalog.tables.js';
-
-type Db = Kysely<Database>;
 
 /** Rows per IN list. */
 const BATCH = 500;

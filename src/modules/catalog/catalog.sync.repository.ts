@@ -1,12 +1,11 @@
 // Writes of a catalog sync: listings, changes and correction terms (the index: catalog.postings.ts).
 
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Dialect, Store } from '../../db/database.js';
 import type { CachedSqlite } from '../../db/sqlite-connection.js';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { CatalogChangesTable, CatalogListingsTable } from './catalog.tables.js';
 
-type Db = Kysely<Database>;
 export type ListingRow = Omit<CatalogListingsTable, 'seq'>;
 export type NewChange = Omit<CatalogChangesTable, 'id'>;
 

@@ -1,12 +1,10 @@
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { PostgresAdapter, type Transaction } from 'kysely';
+import type { Database, Db } from '../../db/schema.js';
 
 /**
  * The queries behind the limits on starting a negotiation: the player's lock and the cap on
  * active negotiations, earlier deals (repeat purchases), and the cool-down.
  */
-
-type Db = Kysely<Database>;
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 

@@ -1,10 +1,8 @@
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
-import { compiledOnce, type Step } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
+import { PostgresAdapter, type Transaction } from 'kysely';
+import { compiledOnce, multiRowInsert, type Step } from '../../db/prepared.js';
+import type { Database, Db } from '../../db/schema.js';
 import type { ProductRow } from '../products/products.tables.js';
 import type { MessageRow, SessionRow, SessionStatus } from './haggle.tables.js';
-
-type Db = Kysely<Database>;
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -182,38 +180,12 @@ export async function listMessages(db: Db, sessionId: string): Promise<MessageRo
   return (await messagesOf(db, { sessionId })).rows;
 }
 
-/** Inserts of one and of two messages (a turn is at most an offer and its answer). */
-const insertMessages = [1, 2].map((count) =>
-  compiledOnce((db, values: Record<string, unknown>) =>
-    db
-      .insertInto('haggle_messages')
-      .values(
-        Array.from({ length: count }, (_, i) => ({
-          id: values[`id${i}`] as string,
-          session_id: values[`session_id${i}`] as string,
-          position: values[`position${i}`] as number,
-          sender: values[`sender${i}`] as MessageRow['sender'],
-          message: values[`message${i}`] as string,
-          offer_cents: values[`offer_cents${i}`] as number | null,
-          round: values[`round${i}`] as number,
-          created_at: values[`created_at${i}`] as string,
-        })),
-      )
-      .returning('id'),
-  ),
-);
-
 /** A turn's messages (at most an offer and its answer), to run with the turn's other writes. */
-export function messagesInsert(
-  messages: [MessageRow] | [MessageRow, MessageRow],
-): Step<{ id: string }> {
-  const insert = insertMessages[messages.length - 1] as (typeof insertMessages)[number];
-  const values: Record<string, unknown> = {};
-  messages.forEach((message, i) => {
-    for (const [column, value] of Object.entries(message)) values[`${column}${i}`] = value;
-  });
-  return insert.with(values);
-}
+export const messagesInsert = multiRowInsert<MessageRow, { id: string }>(
+  ['id', 'session_id', 'position', 'sender', 'message', 'offer_cents', 'round', 'created_at'],
+  2,
+  (db, rows) => db.insertInto('haggle_messages').values(rows).returning('id'),
+);
 
 export async function appendMessages(
   db: Db,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, Db } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { MAX_ROUNDS, openingMessage, sellerTerms } from '../../seller/index.js';
 import { findProduct } from '../products/products.repository.js';
@@ -155,7 +155,7 @@ async function openSession(
 
 /** The outcome with the seller's latest words (a resumed session never gets the greeting again). */
 async function started(
-  db: Kysely<Database>,
+  db: Db,
   created: boolean,
   session: SessionRow,
   product: ProductRow,

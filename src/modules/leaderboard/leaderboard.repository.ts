@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
 import { compiledOnce, type Step } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
-
-type Db = Kysely<Database>;
+import type { Db } from '../../db/schema.js';
 
 /**
  * Score in hundredths: total_market / total_spent rounded half up to 2 decimals, in integer

@@ -1,9 +1,7 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, Db } from '../../db/schema.js';
 import type { NewPlayerRow, PlayerRow, PlayersTable } from './players.tables.js';
-
-type Db = Kysely<Database>;
 
 const playerIdByKeyHash = compiledOnce((db, values: { keyHash: string }) =>
   db.selectFrom('players').select('id').where('api_key_hash', '=', values.keyHash),

@@ -1,10 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { compiledOnce, type Step } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { Category } from '../../seller/index.js';
 import type { ProductRow } from './products.tables.js';
-
-type Db = Kysely<Database>;
 
 export interface ProductFilter {
   category?: Category | undefined;

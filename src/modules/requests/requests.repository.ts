@@ -1,8 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { Db } from '../../db/schema.js';
 import type { CapabilityRequestsTable, RequestStatus } from './requests.tables.js';
-
-type Db = Kysely<Database>;
 
 /**
  * Counts one more request against a daily limit, atomically: the row is created or incremented

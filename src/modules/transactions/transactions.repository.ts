@@ -1,9 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { compiledOnce, type Step } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { TransactionRow } from './transactions.tables.js';
-
-type Db = Kysely<Database>;
 
 const insert = compiledOnce((db, row: TransactionRow) =>
   db

@@ -177,7 +177,7 @@ export function CatalogPage() {
           Showing results for <strong>{result.corrected_query}</strong>: nothing matched “{q}”.
         </p>
       )}
-      {result !== null && (items.length === 0 || result.corrected_query !== null) ? (
+      {result !== null && (items.length === 0 || result.capability_request !== null) ? (
         <div class="empty">
           {result.suggestions.length === 0 ? null : (
             <p>
