@@ -1,7 +1,8 @@
 // BM25F over the postings a query read: pure arithmetic, so both databases rank alike.
 
 import type { QueryGroup } from './catalog.concepts.js';
-import { fieldsOf, statusWeight, type Field } from './catalog.index.js';
+import { fieldsOf, statusWeight } from './catalog.index.js';
+import type { Field } from './catalog.ranking.js';
 
 /** One term's first block of postings, and how many listings have the term. */
 export interface TermPostings {

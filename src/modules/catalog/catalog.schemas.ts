@@ -1,8 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../http/schemas.js';
-import { MAX_RANKED } from './catalog.analysis.js';
-import { FIELD_NAMES } from './catalog.index.js';
-import { FEW_RESULTS } from './catalog.suggest.js';
+import { FEW_RESULTS, FIELD_NAMES, MAX_RANKED } from './catalog.ranking.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 64 });
 const Url = Type.String({ format: 'uri', pattern: '^https://', maxLength: 500 });

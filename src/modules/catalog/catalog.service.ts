@@ -10,7 +10,8 @@ import {
 import { analyse } from './catalog.analysis.js';
 import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
 import { passes, summarise } from './catalog.facets.js';
-import { FEW_RESULTS, relatedCategories, requestTask } from './catalog.suggest.js';
+import { FEW_RESULTS } from './catalog.ranking.js';
+import { relatedCategories, requestTask } from './catalog.suggest.js';
 import { encodeCursor, parseSearch } from './catalog.query.js';
 import type { ListingPage, SearchQuery } from './catalog.schemas.js';
 import { changeOf, listingOf } from './catalog.views.js';

@@ -4,8 +4,6 @@ import type { MatchGroup } from './catalog.facets.js';
 import { TAXONOMY } from './catalog.taxonomy.js';
 import { searchWords, stem } from './catalog.text.js';
 
-/** At most this many results count as few: the answer then suggests categories and a request. */
-export const FEW_RESULTS = 3;
 const RELATED = 3;
 /** A request's task must have at least this many characters (requests.schemas.ts). */
 const TASK_MIN = 12;
