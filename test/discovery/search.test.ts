@@ -74,6 +74,10 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
       category: 'vector-database',
       listings: loadCatalogFile().filter((l) => l.categories.includes('vector-database')).length,
     });
+    // Parts that match do not hide that nothing fits the whole need.
+    const parts = (await search('?q=llama.cpp')).body.data;
+    expect(parts.items.length).toBeGreaterThan(0);
+    expect(parts.capability_request?.body.task).toBe('A capability for: llama.cpp');
     expect((await search('?q=vector%20database')).body.data).toMatchObject({
       related_categories: [],
       capability_request: null,

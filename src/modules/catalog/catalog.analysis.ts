@@ -38,6 +38,8 @@ export interface Analysis {
   hits: Hit[];
   total: number;
   total_is_estimate: boolean;
+  /** How many of the ranked hits match every part of the query. */
+  complete: number;
   facets: Facets;
   corrected_query: string | null;
 }
@@ -209,6 +211,7 @@ export async function analyse(
       ? Math.max(passing.length, Math.round(share * Math.max(matches, scored.widest)))
       : kept.length,
     total_is_estimate: estimate,
+    complete: kept.filter((hit) => hit.groups === groups.length).length,
     facets,
     corrected_query: corrected
       ? groups.map((group) => group.corrected ?? group.words).join(' ')

@@ -251,7 +251,7 @@ export const SearchResult = Type.Object({
       { additionalProperties: false },
     ),
     {
-      description: `When a search with words finds ${FEW_RESULTS} or fewer listings: categories related to the query, most related first.`,
+      description: `When at most ${FEW_RESULTS} listings match every part of a search's words: categories related to the query, most related first.`,
     },
   ),
   capability_request: Type.Union(
@@ -264,7 +264,7 @@ export const SearchResult = Type.Object({
       Type.Null(),
     ],
     {
-      description: `When a search with words finds ${FEW_RESULTS} or fewer listings, or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters).`,
+      description: `When at most ${FEW_RESULTS} listings match every part of a search's words (whatever matched only a part), or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters).`,
     },
   ),
   limit: Type.Integer({ minimum: 1, maximum: 50 }),

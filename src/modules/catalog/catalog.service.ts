@@ -86,7 +86,8 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
     },
   );
   const shown = analysis.hits === null ? analysis.total : analysis.hits.length;
-  const few = words.length > 0 && analysis.total <= FEW_RESULTS;
+  // Few fit: at most FEW_RESULTS listings match every part of the query.
+  const few = words.length > 0 && 'complete' in analysis && analysis.complete <= FEW_RESULTS;
   cache.groups ??= await catalogGroups(store.db);
   return {
     items,
