@@ -724,7 +724,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description When a search with words finds 3 or fewer listings, or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters). */
+                            /** @description When at most 3 listings match every part of a search's words (whatever matched only a part), or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters). */
                             capability_request: {
                                 body: {
                                     /** @enum {string} */
@@ -907,7 +907,7 @@ export interface operations {
                             limit: number;
                             /** @description Pass as `cursor` for the next page; null on the last page. */
                             next_cursor: string | null;
-                            /** @description When a search with words finds 3 or fewer listings: categories related to the query, most related first. */
+                            /** @description When at most 3 listings match every part of a search's words: categories related to the query, most related first. */
                             related_categories: {
                                 /** @description A value for the `category` filter. */
                                 category: string;

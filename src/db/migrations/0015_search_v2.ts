@@ -12,6 +12,8 @@ import type { Dialect } from '../database.js';
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const pg = dialect === 'postgres';
   if (pg) {
+    // Corrections are now looked up in the process on both databases (catalog.analysis.ts).
+    await sql`drop index catalog_terms_trigram`.execute(db);
     await sql`alter table catalog_listings drop column search_vector, drop column name_words,
       drop column alias_words, drop column tag_words, drop column body_words`.execute(db);
   } else {

@@ -12,13 +12,12 @@ import {
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
 import { groupsOf, summarise, type Facets } from './catalog.facets.js';
-import { decodePostings, exactTerm, type Field } from './catalog.index.js';
+import { decodePostings, exactTerm } from './catalog.index.js';
 import { rank, type TermPostings } from './catalog.rank.js';
+import { MAX_RANKED, type Field } from './catalog.ranking.js';
 import { closeEnough, elementKey, stem } from './catalog.text.js';
 import { queryPlan, type QueryGroup } from './catalog.concepts.js';
 
-/** Listings ranked, filtered, counted and faceted at most; beyond, totals are estimates. */
-export const MAX_RANKED = 300;
 /** How many times MAX_RANKED candidates a search with filters tests against them. */
 const FILTER_FACTOR = 10;
 /** With several groups, a match must score this share of the best match's score. */
@@ -39,6 +38,8 @@ export interface Analysis {
   hits: Hit[];
   total: number;
   total_is_estimate: boolean;
+  /** How many of the ranked hits match every part of the query. */
+  complete: number;
   facets: Facets;
   corrected_query: string | null;
 }
@@ -201,6 +202,7 @@ export async function analyse(
       ? Math.max(passing.length, Math.round(share * Math.max(matches, scored.widest)))
       : kept.length,
     total_is_estimate: estimate,
+    complete: kept.filter((hit) => hit.groups === groups.length).length,
     facets,
     corrected_query: corrected
       ? groups.map((group) => group.corrected ?? group.words).join(' ')

@@ -1,7 +1,8 @@
 // BM25F over the postings a query read: pure arithmetic, so both databases rank alike.
 
 import type { QueryGroup } from './catalog.concepts.js';
-import { fieldsOf, statusWeight, type Field } from './catalog.index.js';
+import { fieldsOf, statusWeight } from './catalog.index.js';
+import type { Field } from './catalog.ranking.js';
 
 /** One term's first block of postings, and how many listings have the term. */
 export interface TermPostings {
@@ -16,6 +17,8 @@ export interface Candidate {
   /** 1 when the listing's name, an alias or its id is the whole query. */
   named: number;
   score: number;
+  /** How many of the query's groups it matched. */
+  groups: number;
 }
 
 export interface Scored {
@@ -46,6 +49,7 @@ function scratchFor(size: number) {
       bestAlt: new Int16Array(n).fill(-1),
       bestMask: new Uint16Array(n),
       isNamed: new Uint8Array(n),
+      groupsHit: new Uint8Array(n),
     };
   }
   return scratch;
@@ -61,6 +65,7 @@ let scratch:
       bestAlt: Int16Array;
       bestMask: Uint16Array;
       isNamed: Uint8Array;
+      groupsHit: Uint8Array;
     }
   | undefined;
 
@@ -82,7 +87,8 @@ export function rank(
   let top = 0;
   for (const list of lists.values()) for (const seq of list.seqs) top = Math.max(top, seq);
   for (const list of named) for (const seq of list.seqs) top = Math.max(top, seq);
-  const { total, status, sum, count, mask, best, bestAlt, bestMask, isNamed } = scratchFor(top + 1);
+  const { total, status, sum, count, mask, best, bestAlt, bestMask, isNamed, groupsHit } =
+    scratchFor(top + 1);
   const touched: number[] = [];
   const perGroup: { seqs: number[]; alts: number[]; masks: number[] }[] = [];
   let truncated = false;
@@ -131,6 +137,7 @@ export function rank(
     for (const seq of groupSeqs) {
       if (total[seq] === 0) touched.push(seq);
       total[seq] = (total[seq] as number) + (best[seq] as number);
+      groupsHit[seq] = (groupsHit[seq] as number) + 1;
       status[seq] = bestMask[seq] as number;
       record.alts.push(bestAlt[seq] as number);
       record.masks.push(bestMask[seq] as number);
@@ -145,9 +152,13 @@ export function rank(
     seq,
     named: isNamed[seq] as number,
     score: (total[seq] as number) * statusWeight(status[seq] as number),
+    groups: groupsHit[seq] as number,
   }));
   // Scratch arrays are handed back zeroed (bestAlt at -1) for the next query.
-  for (const seq of touched) total[seq] = 0;
+  for (const seq of touched) {
+    total[seq] = 0;
+    groupsHit[seq] = 0;
+  }
   for (const list of named) for (const seq of list.seqs) isNamed[seq] = 0;
   return {
     candidates,

@@ -1,8 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../http/schemas.js';
-import { MAX_RANKED } from './catalog.analysis.js';
-import { FIELD_NAMES } from './catalog.index.js';
-import { FEW_RESULTS } from './catalog.suggest.js';
+import { FEW_RESULTS, FIELD_NAMES, MAX_RANKED } from './catalog.ranking.js';
 import { CATEGORY_IDS } from './catalog.taxonomy.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 64 });
@@ -337,7 +335,7 @@ export const SearchResult = Type.Object({
       { additionalProperties: false },
     ),
     {
-      description: `When a search with words finds ${FEW_RESULTS} or fewer listings: categories related to the query, most related first.`,
+      description: `When at most ${FEW_RESULTS} listings match every part of a search's words: categories related to the query, most related first.`,
     },
   ),
   capability_request: Type.Union(
@@ -350,7 +348,7 @@ export const SearchResult = Type.Object({
       Type.Null(),
     ],
     {
-      description: `When a search with words finds ${FEW_RESULTS} or fewer listings, or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters).`,
+      description: `When at most ${FEW_RESULTS} listings match every part of a search's words (whatever matched only a part), or its query was corrected: a capability request to send as it is or completed, its task taken from the query (at least 12 characters).`,
     },
   ),
   limit: Type.Integer({ minimum: 1, maximum: 50 }),

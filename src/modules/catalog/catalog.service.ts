@@ -10,7 +10,8 @@ import {
 import { analyse } from './catalog.analysis.js';
 import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
 import { passes, summarise } from './catalog.facets.js';
-import { FEW_RESULTS, relatedCategories, requestTask } from './catalog.suggest.js';
+import { FEW_RESULTS } from './catalog.ranking.js';
+import { relatedCategories, requestTask } from './catalog.suggest.js';
 import { encodeCursor, parseSearch } from './catalog.query.js';
 import { CATEGORIES, categoryFor } from './catalog.taxonomy.js';
 import type { ListingPage, SearchQuery } from './catalog.schemas.js';
@@ -98,7 +99,8 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
     },
   );
   const shown = analysis.hits === null ? analysis.total : analysis.hits.length;
-  const few = words.length > 0 && analysis.total <= FEW_RESULTS;
+  // Few fit: at most FEW_RESULTS listings match every part of the query.
+  const few = words.length > 0 && 'complete' in analysis && analysis.complete <= FEW_RESULTS;
   cache.groups ??= await catalogGroups(store.db);
   return {
     items,

@@ -5,8 +5,6 @@ import { TASK_MIN_CHARACTERS } from '../requests/requests.limits.js';
 import { CATEGORIES } from './catalog.taxonomy.js';
 import { searchWords, stem } from './catalog.text.js';
 
-/** At most this many results count as few: the answer then suggests categories and a request. */
-export const FEW_RESULTS = 3;
 const RELATED = 3;
 
 /** The words that describe a category: its id, its aliases and its definition. */

@@ -26,7 +26,6 @@ export const SYNONYMS: readonly (readonly string[])[] = [
     'self hosted',
     'on device',
     'on premises',
-    'in process',
     'without internet',
     'without sending data',
     'private',

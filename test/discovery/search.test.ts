@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalogFile } from '../../src/modules/catalog/catalog.loader.js';
+import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
+import { syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { testDialects } from '../helpers/databases.js';
+
+/** What these tests read of a search answer (catalog.test.ts covers the rest). */
+interface Answer {
+  items: {
+    id: string;
+    categories: string[];
+    matched?: { term: string; fields: string[] }[];
+  }[];
+  total: number;
+  total_is_estimate: boolean;
+  count: number;
+  corrected_query: string | null;
+  suggestions: string[];
+  related_categories: { category: string; listings: number }[];
+  capability_request: { method: string; url: string; body: { kind: string; task: string } } | null;
+}
+
+/**
+ * Search as a need is written: words that are never corrected, the way forward when little is
+ * found, estimated totals, and use cases and lifecycle status in the ranking.
+ */
+describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
+  let t: TestApp;
+  const search = async (query: string) => {
+    const response = await t.app.inject(`/api/catalog${query}`);
+    return { status: response.statusCode, body: response.json<{ data: Answer }>() };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('should never replace a word the catalog contains, nor a name close to a common word', async () => {
+    // 'langsmith' is a name; 'sglang', 'modal', 'cron' and 'smithery' are in no listing and
+    // are not one typo away from a catalog word.
+    for (const q of ['langsmith', 'sglang', 'modal', 'cron', 'smithery', 'sentry']) {
+      const { body } = await search(`?q=${q}`);
+      expect(body.data.corrected_query, q).toBeNull();
+    }
+    const partial = (await search('?q=sglang%20inference%20server')).body.data;
+    expect(partial.corrected_query).toBeNull();
+    expect(partial.items.map((item) => item.id)).toContain('vllm');
+    expect(partial.items[0]?.matched?.map((m) => m.term)).not.toContain('sglang');
+  });
+
+  it('should offer a valid capability request and related categories when it finds few', async () => {
+    const none = (await search('?q=zzqqxxyy')).body.data;
+    expect(none).toMatchObject({ items: [], count: 0, total: 0, suggestions: [] });
+    expect(none.capability_request).toEqual({
+      method: 'POST',
+      url: expect.stringMatching(/^https?:\/\/.+\/api\/requests$/),
+      body: { kind: 'capability', task: 'A capability for: zzqqxxyy' },
+    });
+    // The suggested request is accepted as it is.
+    const filed = await t.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: none.capability_request?.body,
+    });
+    expect(filed.statusCode).toBe(201);
+    // Not every word has to match: the words that do still find their listings.
+    const partial = (await search('?q=qdrant%20zzqqxxyy')).body.data;
+    expect(partial.corrected_query).toBeNull();
+    expect(partial.items[0]?.id).toBe('qdrant');
+    expect(partial.capability_request?.body.task).toBe('qdrant zzqqxxyy');
+    expect(partial.related_categories).toContainEqual({
+      category: 'vector-database',
+      listings: loadCatalogFile().filter((l) => l.categories.includes('vector-database')).length,
+    });
+    // Parts that match do not hide that nothing fits the whole need.
+    const parts = (await search('?q=llama.cpp')).body.data;
+    expect(parts.items.length).toBeGreaterThan(0);
+    expect(parts.capability_request?.body.task).toBe('A capability for: llama.cpp');
+    expect((await search('?q=vector%20database')).body.data).toMatchObject({
+      related_categories: [],
+      capability_request: null,
+    });
+  });
+
+  it('should estimate the total of a term in more listings than a search reads', async () => {
+    const entries = loadCatalogFile();
+    const copies = Array.from({ length: 1200 }, (_, i) => {
+      const base = entries[i % entries.length] as ListingEntry;
+      return i < entries.length
+        ? base
+        : { ...base, id: `${base.id}-${i}`, name: `${base.name} ${i}` };
+    });
+    await syncCatalog(t.store, copies);
+    const common = (await search('?q=agent&limit=5')).body.data;
+    expect(common.total_is_estimate).toBe(true);
+    expect(common.total).toBeGreaterThan(300);
+    expect(common.count).toBe(5);
+    const rare = (await search('?q=qdrant')).body.data;
+    expect(rare.total_is_estimate).toBe(false);
+    expect(rare.total).toBe(copies.filter((entry) => entry.id.startsWith('qdrant')).length);
+    expect(rare.items[0]?.id).toBe('qdrant');
+    await syncCatalog(t.store, entries);
+    expect((await search('?q=agent')).body.data.total_is_estimate).toBe(false);
+  });
+
+  it('should find listings by their use cases, active ones first among equals', async () => {
+    const entries = loadCatalogFile();
+    const useCases: Record<string, string[]> = {
+      'whisper-cpp': ['subtitle home videos on a laptop', 'transcribe audio files'],
+      vosk: ['subtitle home videos on a laptop', 'voice commands on a phone'],
+      'playwright-mcp': ['control a browser from an agent'],
+    };
+    const edited = entries.map((entry) => ({
+      ...entry,
+      ...(useCases[entry.id] === undefined ? {} : { use_cases: useCases[entry.id] }),
+      ...(entry.id === 'whisper-cpp' ? { status: 'deprecated' as const } : {}),
+    }));
+    await syncCatalog(t.store, edited);
+    const found = (await search('?q=subtitle%20my%20home%20videos')).body.data.items;
+    // The same use case on both: the active listing comes first.
+    expect(found.slice(0, 2).map((item) => item.id)).toEqual(['vosk', 'whisper-cpp']);
+    expect(found[0]?.matched).toContainEqual({
+      term: 'subtitle',
+      fields: ['use_cases'],
+    });
+    expect(
+      (await t.app.inject('/api/catalog/vosk')).json<{ data: { use_cases?: string[] } }>().data,
+    ).toMatchObject({ use_cases: useCases.vosk });
+    await syncCatalog(t.store, entries);
+    expect((await search('?q=subtitle%20home%20videos')).body.data.items[0]?.id).not.toBe('vosk');
+  });
+});
