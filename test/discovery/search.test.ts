@@ -38,16 +38,16 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
   afterAll(() => t.close());
 
   it('should never replace a word the catalog contains, nor a name close to a common word', async () => {
-    // 'langsmith' is a name; 'sglang', 'modal', 'cron' and 'smithery' are in no listing and
-    // are not one typo away from a catalog word.
+    // Names of the catalog ('langsmith', 'sglang', 'modal', 'sentry') are never replaced, nor
+    // words one typo away from a common word that are in no listing ('smithery').
     for (const q of ['langsmith', 'sglang', 'modal', 'cron', 'smithery', 'sentry']) {
       const { body } = await search(`?q=${q}`);
       expect(body.data.corrected_query, q).toBeNull();
     }
     const partial = (await search('?q=sglang%20inference%20server')).body.data;
     expect(partial.corrected_query).toBeNull();
+    expect(partial.items[0]?.id).toBe('sglang');
     expect(partial.items.map((item) => item.id)).toContain('vllm');
-    expect(partial.items[0]?.matched?.map((m) => m.term)).not.toContain('sglang');
   });
 
   it('should offer a valid capability request and related categories when it finds few', async () => {
@@ -66,18 +66,18 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     });
     expect(filed.statusCode).toBe(201);
     // Not every word has to match: the words that do still find their listings.
-    const partial = (await search('?q=qdrant%20zzqqxxyy')).body.data;
+    const partial = (await search('?q=turbopuffer%20zzqqxxyy')).body.data;
     expect(partial.corrected_query).toBeNull();
-    expect(partial.items[0]?.id).toBe('qdrant');
-    expect(partial.capability_request?.body.task).toBe('qdrant zzqqxxyy');
+    expect(partial.items[0]?.id).toBe('turbopuffer');
+    expect(partial.capability_request?.body.task).toBe('turbopuffer zzqqxxyy');
     expect(partial.related_categories).toContainEqual({
       category: 'vector-database',
       listings: loadCatalogFile().filter((l) => l.categories.includes('vector-database')).length,
     });
     // Parts that match do not hide that nothing fits the whole need.
-    const parts = (await search('?q=llama.cpp')).body.data;
+    const parts = (await search('?q=redis.lua')).body.data;
     expect(parts.items.length).toBeGreaterThan(0);
-    expect(parts.capability_request?.body.task).toBe('A capability for: llama.cpp');
+    expect(parts.capability_request?.body.task).toBe('A capability for: redis.lua');
     expect((await search('?q=vector%20database')).body.data).toMatchObject({
       related_categories: [],
       capability_request: null,
@@ -99,7 +99,10 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     expect(common.count).toBe(5);
     const rare = (await search('?q=qdrant')).body.data;
     expect(rare.total_is_estimate).toBe(false);
-    expect(rare.total).toBe(copies.filter((entry) => entry.id.startsWith('qdrant')).length);
+    expect(rare.total).toBe(rare.items.length);
+    expect(rare.total).toBeGreaterThanOrEqual(
+      copies.filter((entry) => entry.id.startsWith('qdrant')).length,
+    );
     expect(rare.items[0]?.id).toBe('qdrant');
     await syncCatalog(t.store, entries);
     expect((await search('?q=agent')).body.data.total_is_estimate).toBe(false);

@@ -59,7 +59,9 @@ describe.skipIf(skipBrowser)(
       await page
         .getByLabel('Describe what you need, or name a tool')
         .fill('zebra telepathy broker');
-      await page.getByRole('link', { name: 'Ask for this capability' }).click();
+      const ask = page.getByRole('link', { name: 'Ask for this capability' });
+      await expect.poll(() => ask.getAttribute('href')).toMatch(/zebra/);
+      await ask.click();
       await expect.poll(() => page.getByLabel('What do you need?').inputValue()).toMatch(/zebra/);
     });
 
