@@ -119,6 +119,11 @@ describe.each(testDialects)('time, the cap and the terms of the game (%s)', (dia
         player,
       );
       expect(listed.body.data.items.map((item) => item.id)).not.toContain(id);
+      const stats = await client.get<{ active_sessions: number; completed_sessions: number }>(
+        `/api/players/${player.id}/stats`,
+        player,
+      );
+      expect(stats.body.data).toMatchObject({ active_sessions: 0, completed_sessions: 1 });
       const expiredList = await client.get<{ items: { id: string; status: string }[] }>(
         '/api/haggle?status=expired',
         player,

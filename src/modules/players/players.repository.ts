@@ -58,7 +58,7 @@ export function listPlayers(db: Db, filter: PlayerFilter): Promise<PlayerRow[]> 
  * snapshot): rank from the per-score counts, session counts by the (player, status) index, and
  * the market value and price of their best deal (the lowest price per market value).
  */
-const playerStats = compiledOnce((db, values: { id: string }) => {
+const playerStats = compiledOnce((db, values: { id: string; idleCutoff: string }) => {
   const bestDeal = (
     eb: ExpressionBuilder<Database & { p: PlayersTable }, 'p'>,
     column: 'market_cents' | 'final_price_cents',
@@ -92,21 +92,26 @@ const playerStats = compiledOnce((db, values: { id: string }) => {
           .select(eb.fn.countAll<number>().as('n'))
           .whereRef('h.player_id', '=', 'p.id')
           .where('h.status', '=', 'active')
+          .where('h.last_move_at', '>', values.idleCutoff)
           .as('active_sessions'),
       (eb) =>
         eb
           .selectFrom('haggle_sessions as h')
           .select(eb.fn.countAll<number>().as('n'))
           .whereRef('h.player_id', '=', 'p.id')
-          .where('h.status', '<>', 'active')
+          // An active session idle past the limit has ended (expired), written yet or not.
+          .where((w) =>
+            w.or([w('h.status', '<>', 'active'), w('h.last_move_at', '<=', values.idleCutoff)]),
+          )
           .as('finished_sessions'),
       (eb) => bestDeal(eb, 'market_cents').as('best_market_cents'),
       (eb) => bestDeal(eb, 'final_price_cents').as('best_price_cents'),
     ]);
 });
 
-export async function findPlayerStats(db: Db, id: string) {
-  return (await playerStats(db, { id })).rows[0];
+/** `idleCutoff`: an active session whose last move is not after it counts as ended. */
+export async function findPlayerStats(db: Db, id: string, idleCutoff: string) {
+  return (await playerStats(db, { id, idleCutoff })).rows[0];
 }
 
 export async function insertPlayer(db: Db, player: NewPlayerRow): Promise<void> {

@@ -10,7 +10,6 @@ import {
   PlayerQuery,
   PlayerStats,
   RegisterBody,
-  statsView,
 } from './players.schemas.js';
 import { authenticatedRoutes } from './players.auth.js';
 import { findPlayers, getPlayer, getStats, register, rotateKey } from './players.service.js';
@@ -55,7 +54,7 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
   await app.register(authenticatedPlayerRoutes, context);
 };
 
-const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store }) => {
+const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store, config }) => {
   app.get(
     '/api/players',
     {
@@ -139,7 +138,7 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store }) => 
     },
     async (request) => ({
       success: true as const,
-      data: statsView(await getStats(store, request.params.id)),
+      data: await getStats(store, request.params.id, config.haggleIdleMinutes),
     }),
   );
 

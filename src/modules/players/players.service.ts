@@ -11,7 +11,8 @@ import {
   listPlayers,
   replaceKeyHash,
 } from './players.repository.js';
-import { playerView, type PlayerStatsFacts, type PlayerView } from './players.schemas.js';
+import type { Static } from 'typebox';
+import { playerView, statsView, type PlayerStats, type PlayerView } from './players.schemas.js';
 
 /** 100.00 credits, once: the balance is never topped up. */
 export const STARTING_CREDITS_CENTS = 10_000;
@@ -108,10 +109,15 @@ export async function rotateKey(
   return { ...playerView(row, true), api_key: key };
 }
 
-export async function getStats(store: Store, id: string): Promise<PlayerStatsFacts> {
-  const row = await findPlayerStats(store.db, id);
+export async function getStats(
+  store: Store,
+  id: string,
+  idleMinutes: number,
+): Promise<Static<typeof PlayerStats>> {
+  const cutoff = new Date(Date.now() - idleMinutes * 60_000).toISOString();
+  const row = await findPlayerStats(store.db, id, cutoff);
   if (row === undefined) throw notFound('Player');
-  return {
+  return statsView({
     player: row,
     // Equal scores share a rank: 1 + the players on higher scores.
     standing:
@@ -121,7 +127,7 @@ export async function getStats(store: Store, id: string): Promise<PlayerStatsFac
     deals: row.deals_count,
     sessions: { active: row.active_sessions ?? 0, finished: row.finished_sessions ?? 0 },
     bestDealHundredths: bestDiscountHundredths(row.best_market_cents, row.best_price_cents),
-  };
+  });
 }
 
 /**
