@@ -24,17 +24,14 @@ import {
   StartedSession,
 } from './haggle.schemas.js';
 import type { HaggleDeps } from './haggle.context.js';
-import { listSessions, readSession } from './haggle.read.js';
-import { startSession } from './haggle.start.js';
-import { abandonSession, acceptCounter, makeOffer } from './haggle.turn.js';
 import {
-  acceptView,
-  offerView,
-  sessionDetailView,
-  sessionOnlyView,
-  sessionPageView,
-  startedView,
-} from './haggle.views.js';
+  abandonAnswer,
+  acceptAnswer,
+  listAnswer,
+  offerAnswer,
+  readAnswer,
+  startAnswer,
+} from './haggle.service.js';
 
 export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sellerSecret }) => {
   const deps: HaggleDeps = {
@@ -87,10 +84,13 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
       },
     },
     async (request, reply) => {
-      const started = await startSession(deps, request.playerId, request.body);
-      return reply
-        .code(started.created ? 201 : 200)
-        .send({ success: true, data: startedView(started, baseUrl(request), idleMinutes) });
+      const { created, data } = await startAnswer(
+        deps,
+        request.playerId,
+        request.body,
+        baseUrl(request),
+      );
+      return reply.code(created ? 201 : 200).send({ success: true, data });
     },
   );
 
@@ -137,11 +137,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: offerView(
-        await makeOffer(deps, request.playerId, request.body),
-        baseUrl(request),
-        idleMinutes,
-      ),
+      data: await offerAnswer(deps, request.playerId, request.body, baseUrl(request)),
     }),
   );
 
@@ -177,11 +173,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: acceptView(
-        await acceptCounter(deps, request.playerId, request.body.session_id),
-        baseUrl(request),
-        idleMinutes,
-      ),
+      data: await acceptAnswer(deps, request.playerId, request.body.session_id, baseUrl(request)),
     }),
   );
 
@@ -210,10 +202,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: sessionOnlyView(
-        await abandonSession(deps, request.playerId, request.body.session_id),
-        idleMinutes,
-      ),
+      data: await abandonAnswer(deps, request.playerId, request.body.session_id),
     }),
   );
 
@@ -237,7 +226,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: sessionPageView(await listSessions(deps, request.playerId, request.query)),
+      data: await listAnswer(deps, request.playerId, request.query),
     }),
   );
 
@@ -258,10 +247,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: sessionDetailView(
-        await readSession(deps, request.playerId, request.params.sessionId),
-        baseUrl(request),
-      ),
+      data: await readAnswer(deps, request.playerId, request.params.sessionId, baseUrl(request)),
     }),
   );
 });
