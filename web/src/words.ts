@@ -110,3 +110,10 @@ export function licenceText(provenance: { license: string | null; license_kind: 
   const kind = licenceKindText[provenance.license_kind] ?? provenance.license_kind;
   return provenance.license === null ? kind : `${provenance.license} (${kind})`;
 }
+
+/** How a negotiation ended without a deal, said to the buyer. */
+export const endedWithoutDeal: Record<string, string> = {
+  rejected: 'The seller ended this negotiation. No credits were spent.',
+  expired: 'This negotiation has ended without a deal. No credits were spent.',
+  abandoned: 'You walked away from this negotiation. No credits were spent.',
+};

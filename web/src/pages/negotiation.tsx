@@ -9,38 +9,12 @@ import {
 } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
 import { usePlayer } from '../components/player-store';
+import { DealDone, cents, quickAmounts } from '../components/haggle-parts';
 import { PriceLadder } from '../components/price-ladder';
 import { Alert, Confirm, Page, describedBy } from '../components/ui';
 import { amountProblem, credits, time } from '../format';
-import { objectionText, problemText, statusText } from '../words';
+import { endedWithoutDeal, objectionText, problemText, statusText } from '../words';
 import { SignInFirst } from './sign-in-first';
-
-const endedText: Record<string, string> = {
-  rejected: 'The seller ended this negotiation. No credits were spent.',
-  expired: 'This negotiation has ended without a deal. No credits were spent.',
-  abandoned: 'You walked away from this negotiation. No credits were spent.',
-};
-
-/** Round to cents, as the API takes amounts. */
-const cents = (amount: number) => Math.round(amount * 100) / 100;
-
-/** Amounts one tap away: opening moves first, then a raise and meeting the seller halfway. */
-function quickAmounts(market: number, ask: number, lastOffer: number | null): [string, number][] {
-  const below = (amount: number) => amount < ask;
-  const options: [string, number][] =
-    lastOffer === null
-      ? [
-          ['60 % of market', cents(market * 0.6)],
-          ['70 %', cents(market * 0.7)],
-          ['80 %', cents(market * 0.8)],
-        ]
-      : [
-          ['Raise 2 %', cents(lastOffer + market * 0.02)],
-          ['Raise 5 %', cents(lastOffer + market * 0.05)],
-          ['Halfway', cents((lastOffer + ask) / 2)],
-        ];
-  return options.filter(([, amount]) => amount > 0 && below(amount));
-}
 
 export function NegotiationPage(props: { id: string }) {
   const me = usePlayer();
@@ -213,41 +187,11 @@ export function NegotiationPage(props: { id: string }) {
       {error === '' ? null : <Alert>{error}</Alert>}
 
       {session.status === 'accepted' && price !== null ? (
-        <section class="deal-done" aria-labelledby="deal-heading" role="status">
-          <h2 id="deal-heading" tabIndex={-1}>
-            Deal! {product.name} is yours.
-          </h2>
-          <p class="deal-numbers">
-            <span>
-              Paid <strong>{credits(price)}</strong>
-            </span>
-            <span>
-              Saved <strong>{credits(product.market_price - price)}</strong> (
-              {(((product.market_price - price) / product.market_price) * 100).toFixed(1)} % off)
-            </span>
-            {stats === null ? null : (
-              <span>
-                Balance <strong>{credits(stats.credits)}</strong>
-              </span>
-            )}
-            {stats?.rank === null || stats === null ? null : (
-              <span>
-                Your rank <strong>{stats.rank}</strong>
-              </span>
-            )}
-          </p>
-          <p class="actions">
-            <a class="button" href="/play">
-              Find another bargain
-            </a>
-            <a href="/leaderboard">Leaderboard</a>
-            <a href="/play/account">Your stats</a>
-          </p>
-        </section>
+        <DealDone name={product.name} market={product.market_price} price={price} stats={stats} />
       ) : null}
-      {endedText[session.status] === undefined ? null : (
+      {endedWithoutDeal[session.status] === undefined ? null : (
         <Alert kind="info">
-          {endedText[session.status]} <a href="/play">Try another product</a>
+          {endedWithoutDeal[session.status]} <a href="/play">Try another product</a>
         </Alert>
       )}
 
