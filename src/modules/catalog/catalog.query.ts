@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../http/errors.js';
-import type { SearchQuery } from './catalog.schemas.js';
+import type { SearchQuery } from './catalog.search.schemas.js';
 import { contentWords } from './catalog.text.js';
 
 const DEFAULT_LIMIT = 20;

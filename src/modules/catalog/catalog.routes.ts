@@ -3,13 +3,8 @@ import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import { atomFeed } from './catalog.feed.js';
-import {
-  CategoryList,
-  ListingPage,
-  ListingParams,
-  SearchQuery,
-  SearchResult,
-} from './catalog.schemas.js';
+import { CategoryList, ListingPage, ListingParams } from './catalog.schemas.js';
+import { SearchQuery, SearchResult } from './catalog.search.schemas.js';
 import {
   catalogCategories,
   getListing,

@@ -14,7 +14,8 @@ import { FEW_RESULTS } from './catalog.ranking.js';
 import { relatedCategories, requestTask } from './catalog.suggest.js';
 import { encodeCursor, parseSearch } from './catalog.query.js';
 import { CATEGORIES, categoryFor } from './catalog.taxonomy.js';
-import type { ListingPage, SearchQuery } from './catalog.schemas.js';
+import type { ListingPage } from './catalog.schemas.js';
+import type { SearchQuery } from './catalog.search.schemas.js';
 import { changeOf, listingOf } from './catalog.views.js';
 
 const HISTORY_LENGTH = 10;
