@@ -1,46 +1,22 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../../http/errors.js';
+import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import type { SearchQuery } from './catalog.search.schemas.js';
 import { contentWords } from './catalog.text.js';
 
 const DEFAULT_LIMIT = 20;
 
-interface Cursor {
-  v: 1;
-  /** How many results earlier pages returned. */
-  o: number;
-  /** Which search the cursor belongs to. */
-  f: string;
-}
-
-const badCursor = () =>
-  new AppError('validation_error', 'The cursor is not valid for this search.', {
-    details: [{ field: 'cursor', message: 'must be the next_cursor of the same search' }],
+/** The offset of the page a search's cursor continues from; a cursor of another search is a 400. */
+const offsetOf = (raw: string, fingerprint: string): number =>
+  decodeCursor(raw, (fields) => {
+    const offset = fields.o;
+    return fields.f === fingerprint && Number.isSafeInteger(offset) && (offset as number) >= 0
+      ? (offset as number)
+      : undefined;
   });
 
-function decodeCursor(raw: string, fingerprint: string): number {
-  let cursor: Partial<Cursor> | null;
-  try {
-    cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Cursor> | null;
-  } catch {
-    throw badCursor();
-  }
-  if (
-    cursor?.v !== 1 ||
-    cursor.f !== fingerprint ||
-    !Number.isSafeInteger(cursor.o) ||
-    (cursor.o ?? -1) < 0
-  ) {
-    throw badCursor();
-  }
-  return cursor.o ?? 0;
-}
-
 /** The cursor of the page after the one that starts `offset` results into the search. */
-export const encodeCursor = (fingerprint: string, offset: number) =>
-  Buffer.from(JSON.stringify({ v: 1, o: offset, f: fingerprint } satisfies Cursor)).toString(
-    'base64url',
-  );
+export const searchCursor = (fingerprint: string, offset: number) =>
+  encodeCursor({ o: offset, f: fingerprint });
 
 /**
  * A search query normalised: its words, its filters, and the fingerprint that names the search
@@ -68,7 +44,7 @@ export function parseSearch(query: SearchQuery) {
     )
     .digest('hex')
     .slice(0, 16);
-  const offset = query.cursor === undefined ? 0 : decodeCursor(query.cursor, fingerprint);
+  const offset = query.cursor === undefined ? 0 : offsetOf(query.cursor, fingerprint);
   const filters = {
     kind: query.kind,
     category,

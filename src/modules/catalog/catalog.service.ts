@@ -12,7 +12,7 @@ import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
 import { passes, summarise } from './catalog.facets.js';
 import { FEW_RESULTS } from './catalog.ranking.js';
 import { relatedCategories, requestTask } from './catalog.suggest.js';
-import { encodeCursor, parseSearch } from './catalog.query.js';
+import { parseSearch, searchCursor } from './catalog.query.js';
 import { CATEGORIES, categoryFor } from './catalog.taxonomy.js';
 import type { ListingPage } from './catalog.schemas.js';
 import type { SearchQuery } from './catalog.search.schemas.js';
@@ -109,7 +109,7 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
     total: analysis.total,
     total_is_estimate: analysis.total_is_estimate,
     limit,
-    next_cursor: offset + limit < shown ? encodeCursor(fingerprint, offset + limit) : null,
+    next_cursor: offset + limit < shown ? searchCursor(fingerprint, offset + limit) : null,
     facets: analysis.facets,
     corrected_query: analysis.corrected_query,
     suggestions: analysis.corrected_query === null ? [] : [analysis.corrected_query],
