@@ -1,5 +1,5 @@
 import { withDefinitions, type JsonSchema } from './compact.js';
-import type { ToolSpec } from './tools.js';
+import type { ToolSpec } from './tool-spec.js';
 import { viewed } from './views.js';
 
 export type { JsonSchema } from './compact.js';

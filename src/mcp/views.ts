@@ -1,5 +1,5 @@
 import type { JsonSchema } from './compact.js';
-import type { ToolSpec } from './tools.js';
+import type { ToolSpec } from './tool-spec.js';
 
 /** Only `fields` of an object schema (those it has). */
 function picked(schema: JsonSchema, fields: readonly string[]): JsonSchema {
