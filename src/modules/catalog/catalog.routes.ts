@@ -26,13 +26,15 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         operationId: 'searchCatalog',
         summary: 'Search documented tools, agents and frameworks',
         description:
-          'Full-text search: every word of `q` must match (the last one also as a prefix) in any form (plural, singular, -ing…), ' +
-          'ignoring case, accents and filler words; phrases of the synonym table match their equivalents, and a query that finds ' +
-          'nothing is retried with misspelt words replaced by the closest name or alias word (`corrected_query`). ' +
-          'Ranking: a listing whose name or alias is the query, then listings that are what was asked (every word in the name, an ' +
-          'alias, the kind or a category), then the rest, each by relevance. Without `q`, listings are in name order. ' +
-          '`total` and `facets` count all matches; a search that finds nothing carries `suggestions` and `capability_request`. ' +
-          'Characters such as quotes, `*`, `:` or `%` are searched for as text, never interpreted. See docs/discovery.md.',
+          '`q` is a need in plain words or keywords, ranked by relevance (BM25F over name, aliases, use cases, summary, ' +
+          'categories, description, protocols and limitations, the same on every database); not every word has to match, ' +
+          'question scaffolding and stop words are ignored, and concepts find their equivalents (speech to text ≈ transcription). ' +
+          'Each hit says in `matched` which parts of the query it matched and where. Only a word that is in no listing may be ' +
+          'corrected, to a near catalog word (`corrected_query`). Active listings rank first among equals. A search with words ' +
+          'ranks its best 300 matches: beyond that `total` is an estimate (`total_is_estimate`). When few listings fit, the ' +
+          'answer carries `related_categories` and a ready `capability_request`. Without `q`, listings are in name order. ' +
+          '`category` also takes an old category name (see GET /api/catalog/categories). Characters such as quotes, `*`, `:` ' +
+          'or `%` are searched for as text, never interpreted. See docs/discovery.md.',
         querystring: SearchQuery,
         response: {
           200: Envelope(SearchResult, 'A page of matching listings, best matches first.'),
