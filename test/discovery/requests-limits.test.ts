@@ -4,20 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { secondsToUtcMidnight } from '../../src/modules/requests/requests.service.js';
 import { createTestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
-
-interface Receipt {
-  id: string;
-  token: string;
-  status_url: string;
-}
-interface Body<T = Record<string, unknown>> {
-  success: boolean;
-  data: T;
-  error?: string;
-  code?: string;
-}
-
-const TASK = 'An MCP server for our read-only PostgreSQL replicas.';
+import { TASK, type Body, type Receipt } from '../helpers/requests.js';
 
 describe.each(testDialects)('request limits and storage failures (%s)', (dialect) => {
   describe('daily limits', () => {

@@ -2,21 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
-
-interface Receipt {
-  id: string;
-  token: string;
-  status_url: string;
-}
-interface Body<T = Record<string, unknown>> {
-  success: boolean;
-  data: T;
-  error?: string;
-  code?: string;
-  details?: { field: string; message: string }[];
-}
-
-const TASK = 'An MCP server for our read-only PostgreSQL replicas.';
+import { TASK, type Body, type Receipt } from '../helpers/requests.js';
 
 describe.each(testDialects)('requests (%s)', (dialect) => {
   let t: TestApp;
