@@ -11,6 +11,8 @@
  *
  *   npm run tournament                      in-process, seeded + 500 generated products
  *   npm run tournament -- --generated 0     seeded products only
+ *   npm run tournament -- --half tuning     the tuning half alone (while choosing numbers:
+ *                                           the held-back half stays unseen)
  *   npm run tournament -- --url http://127.0.0.1:3000
  *                                           also plays the scripted buyers over HTTP against a
  *                                           running server and sets both results side by side
@@ -19,7 +21,13 @@ import { parseArgs } from 'node:util';
 import { scriptedBuyers } from './tournament/buyers.js';
 import { Api, HttpGame } from './tournament/http.js';
 import { checkBar, checkHiddenTerms } from './tournament/bar.js';
-import { runTournament, summarise, type Row, type TournamentResult } from './tournament/play.js';
+import {
+  runTournament,
+  summarise,
+  type Row,
+  type TournamentProduct,
+  type TournamentResult,
+} from './tournament/play.js';
 import { hiddenTerms, type HiddenTermsResult } from './tournament/hidden-terms.js';
 import { generatedTranscripts, phraseFrequencies } from './tournament/phrases.js';
 import { generatedProducts, seededProducts } from './tournament/products.js';
@@ -31,8 +39,13 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     sequences: { type: 'string', default: '2000' },
     secret: { type: 'string', default: 'tournament-secret' },
+    half: { type: 'string', default: 'both' },
   },
 });
+if (!['both', 'tuning', 'held-back'].includes(values.half))
+  throw new Error('--half is one of both, tuning, held-back');
+const playTuning = values.half !== 'held-back';
+const playHeldBack = values.half !== 'tuning';
 
 const pct = (value: number) => `${value.toFixed(1)} %`.padStart(8);
 
@@ -89,31 +102,48 @@ const options = {
   randomSequences: Number(values.sequences),
 };
 const generatedCount = Number(values.generated);
-const tuning = [...seededProducts, ...generatedProducts(generatedCount)];
-const tuned = await runTournament(tuning, options);
-report(`Tuning half: seeded and ${generatedCount} generated products`, tuned);
-let failed = checkBar(tuned).some((criterion) => !criterion.ok);
-const proberSample = (products: readonly (typeof tuning)[number][]) =>
+const proberSample = (products: readonly TournamentProduct[]) =>
   products.filter((_, i) => i % 4 === 0);
-failed =
-  reportHiddenTerms(
-    'Tuning half',
-    hiddenTerms(tuning, options.secret, 'player:', { proberProducts: proberSample(tuning) }),
-    tuned.bestReasonable,
-  ) || failed;
 
+/** Plays one half: the scripted buyers' bar, then version 3's; true when a criterion fails. */
+async function playHalf(
+  half: string,
+  title: string,
+  products: readonly TournamentProduct[],
+  secret: string,
+  playerPrefix: string,
+): Promise<boolean> {
+  const result = await runTournament(products, { ...options, secret });
+  report(`${half}: ${title}`, result);
+  const scripted = checkBar(result).some((criterion) => !criterion.ok);
+  const hidden = reportHiddenTerms(
+    half,
+    hiddenTerms(products, secret, playerPrefix, { proberProducts: proberSample(products) }),
+    result.bestReasonable,
+  );
+  return scripted || hidden;
+}
+
+let failed = false;
+if (playTuning)
+  failed ||= await playHalf(
+    'Tuning half',
+    `seeded and ${generatedCount} generated products`,
+    [...seededProducts, ...generatedProducts(generatedCount)],
+    options.secret,
+    'player:',
+  );
 // The held-back half: products, secret and players never used while choosing the numbers.
-const heldBack = generatedProducts(Math.max(200, generatedCount), 1234);
-const heldOptions = { ...options, secret: `held-back:${options.secret}` };
-const held = await runTournament(heldBack, heldOptions);
-report(`Held-back half: ${heldBack.length} other generated products, another secret`, held);
-failed ||= checkBar(held).some((criterion) => !criterion.ok);
-failed =
-  reportHiddenTerms(
+if (playHeldBack) {
+  const heldBack = generatedProducts(Math.max(200, generatedCount), 1234);
+  failed ||= await playHalf(
     'Held-back half',
-    hiddenTerms(heldBack, heldOptions.secret, 'held:', { proberProducts: proberSample(heldBack) }),
-    held.bestReasonable,
-  ) || failed;
+    `${heldBack.length} other generated products, another secret`,
+    heldBack,
+    `held-back:${options.secret}`,
+    'held:',
+  );
+}
 
 // The seller's words over 1,000 generated sessions: no phrase that states no price may appear
 // in 5 % of messages or more.

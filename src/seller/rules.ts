@@ -71,7 +71,7 @@ export const SCARCE_ASK_PERCENT = 5;
 
 // Version 3: the hidden terms of each (player, product) pair and what moves them.
 /** Half the width of the band around the category's base from which each player's floor is drawn, % of market. */
-export const FLOOR_BAND_PERCENT = 5.5;
+export const FLOOR_BAND_PERCENT = 5.75;
 /** Each earlier deal by this player on this product raises their floor for it by this, % of market… */
 export const REPEAT_STEP_PERCENT = 3;
 /** …for at most this many earlier deals. */
