@@ -170,10 +170,10 @@ export function browserApp(): {
   audit: (name: string, options?: { plainWords?: boolean }) => Promise<void>;
   problems: Record<string, unknown[]>;
 } {
-  let server: ServerProcess;
-  let database: TestDatabase;
-  let browser: Browser;
-  let page: Page;
+  let server: ServerProcess | undefined;
+  let database: TestDatabase | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
   const problems: Record<string, unknown[]> = {};
   beforeAll(async () => {
     if (!browserPresent) throw new Error(`E2E_REQUIRED=1 but there is no Chromium at ${CHROMIUM}.`);
@@ -188,16 +188,21 @@ export function browserApp(): {
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
   }, 120_000);
+  // Only what was started is stopped: a failed start reports its own error, not a second one.
   afterAll(async () => {
-    await browser.close();
-    await server.stop();
-    await database.drop();
+    await browser?.close();
+    await server?.stop();
+    await database?.drop();
   });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the browser journey did not start');
+    return value;
+  };
   return {
-    base: () => server.baseUrl,
-    page: () => page,
+    base: () => started(server).baseUrl,
+    page: () => started(page),
     audit: async (name, options) => {
-      const violations = await auditPage(page, name, options);
+      const violations = await auditPage(started(page), name, options);
       if (violations.length > 0) problems[name] = violations;
     },
     problems,

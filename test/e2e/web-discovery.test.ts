@@ -23,6 +23,11 @@ describe.skipIf(skipBrowser)(
       expect(await page.getByRole('heading', { name: 'Provenance' }).count()).toBe(1);
       expect(await page.getByRole('heading', { name: 'Limitations' }).count()).toBe(1);
       await app.audit('listing');
+      // Opened directly (a shared link), it offers the catalog instead of results it never saw.
+      await page.goto(page.url());
+      await expect.poll(() => page.locator('h1').textContent()).toBe('LangChain');
+      expect(await page.getByRole('link', { name: 'Back to the results' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Browse the catalog' }).count()).toBe(1);
     });
 
     it('should bring Back to the same results, "Show more" included, at the same place', async () => {

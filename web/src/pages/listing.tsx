@@ -47,6 +47,9 @@ export function ListingPage(props: { id: string }) {
   // Every page the facts come from, the provenance page first.
   const sources = [...new Set([provenance.source_url, ...listing.sources])];
   const aliases = listing.aliases;
+  // "Back to the results" only for a reader who came from them; anyone else gets the catalog.
+  const from = previousPage()?.split('?')[0];
+  const fromResults = from === '/catalog';
   return (
     <Page title={listing.name}>
       <p class="meta">
@@ -162,18 +165,20 @@ export function ListingPage(props: { id: string }) {
         >
           Ask for a pilot
         </a>
-        <a
-          href="/catalog"
-          onClick={(event) => {
-            // Back to the same results, scrolled where they were, when the reader came from them.
-            if (previousPage()?.startsWith('/catalog') === true) {
+        {fromResults ? (
+          <a
+            href="/catalog"
+            onClick={(event) => {
+              // Back to the same results, scrolled where they were.
               event.preventDefault();
               history.back();
-            }
-          }}
-        >
-          Back to the results
-        </a>
+            }}
+          >
+            Back to the results
+          </a>
+        ) : (
+          <a href="/catalog">Browse the catalog</a>
+        )}
       </p>
     </Page>
   );
