@@ -9,7 +9,7 @@ import {
 } from '../../src/seller/index.js';
 import { allPhrases } from '../../src/seller/phrases.js';
 import { sellerContext } from './play.js';
-import { generator } from './searches.js';
+import { generator } from './random.js';
 
 /** What players write, by topic, and plain offers with no words. */
 const PLAYER_WORDS: readonly (string | null)[] = [

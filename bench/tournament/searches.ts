@@ -1,18 +1,8 @@
 import { MAX_ROUNDS, Negotiation, type SellerContext } from '../../src/seller/index.js';
 import { LocalGame } from './game.js';
+import { generator } from './random.js';
 
 /** The searching buyers: random search, the prober and the white-box search. */
-
-/** A small deterministic generator (mulberry32), so every run searches the same sequences. */
-export function generator(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Plays `offers` and returns the cheapest deal it could have had on the way: an accepted offer,

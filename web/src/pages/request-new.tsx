@@ -36,6 +36,17 @@ const blockers = {
 };
 const clients = { unspecified: 'Not said', instinct: 'Instinct', muse: 'Muse', other: 'Other' };
 
+/** A select's options from a map of values to the labels people read. */
+const Options = (props: { labels: Record<string, string> }) => (
+  <>
+    {Object.entries(props.labels).map(([value, label]) => (
+      <option key={value} value={value}>
+        {label}
+      </option>
+    ))}
+  </>
+);
+
 function check(body: Body): Record<string, string> {
   const problems: Record<string, string> = {};
   const task = length(body.task);
@@ -141,20 +152,12 @@ export function NewRequestPage() {
         </Field>
         <Field id="blocker" label="What stops you today? (optional)" error={problems.blocker}>
           <select id="blocker" value={body.blocker} onChange={set('blocker')}>
-            {Object.entries(blockers).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <Options labels={blockers} />
           </select>
         </Field>
         <Field id="client" label="The client you use (optional)" error={problems.client}>
           <select id="client" value={body.client} onChange={set('client')}>
-            {Object.entries(clients).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <Options labels={clients} />
           </select>
         </Field>
         <Field
