@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One migrated and seeded database per dialect, copied for each test app.
+    globalSetup: ['test/helpers/templates.ts'],
     // Integration files each build their own databases; two workers keep the 2-core box busy
     // without starving the PostgreSQL server they share.
     maxWorkers: 2,
