@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { openStore, type Store } from '../../src/db/database.js';
 import { prepareStore } from '../../src/setup.js';
 import { createLogger } from '../../src/logger.js';
-import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js';
+import { createSeededTestDatabase, type DialectName, type TestDatabase } from './databases.js';
 
 export interface TestApp {
   app: App;
@@ -17,7 +17,9 @@ export interface TestApp {
 }
 
 /**
- * Builds the whole service on a fresh, migrated and seeded database of `dialect`. `env` takes
+ * Builds the whole service on a new, migrated and seeded database of `dialect`: a copy of the
+ * run's template (see databases.ts), on which `prepareStore` then runs as on every later start
+ * of the service (nothing left to migrate, the catalog file already loaded). `env` takes
  * the same variables as the real process (limits, secrets); DATABASE_URL is set here. `extend`
  * may add routes before the app is sealed (only for testing shared mechanisms).
  */
@@ -26,7 +28,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   extend?: (app: App) => void,
 ): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
+  const database = await createSeededTestDatabase(dialect);
   const config = loadConfig({ LOG_LEVEL: 'info', ...env, DATABASE_URL: database.url });
   const store = openStore(config);
   await prepareStore(store, config);

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { DatabaseTarget } from '../../src/config.js';
+import { BetterSqlite } from '../../src/db/better-sqlite3.js';
 import { openStore, type Store } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
@@ -26,11 +27,38 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * Where the run's template databases are (see templates.ts): per dialect, a SQLite file or a
+ * PostgreSQL database name. Absent when the run has none; copies are then built from scratch.
+ */
+export type TemplateDatabases = Partial<Record<DialectName, string>>;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templateDatabases: TemplateDatabases;
+  }
+}
+
 /** A brand-new empty database of the given dialect, dropped again by `drop()`. */
 export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  return newTestDatabase(dialect);
+}
+
+/**
+ * A new database holding what a first start leaves behind (every migration, the shipped seed
+ * data): a copy of this run's template, which a first start built once before the tests. Without
+ * a template it is empty, and the caller's `prepareStore` does the first start itself.
+ */
+export async function createSeededTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const templates = inject('templateDatabases') as TemplateDatabases | undefined;
+  return newTestDatabase(dialect, templates?.[dialect]);
+}
+
+async function newTestDatabase(dialect: DialectName, template?: string): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'bazaar-test-'));
     const path = join(dir, 'bazaar.db');
+    if (template !== undefined) copyFileSync(template, path);
     return {
       target: { dialect, path },
       url: `sqlite:${path}`,
@@ -43,7 +71,10 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
   const name = `bazaar_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
+  await adminQuery(
+    serverUrl,
+    `create database ${name}${template === undefined ? '' : ` template ${template}`}`,
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -53,7 +84,22 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   };
 }
 
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+/**
+ * Turns a closed SQLite database into a single file that can be copied as it is: everything in
+ * its write-ahead log is moved into the file and the log emptied.
+ */
+export function checkpointSqlite(path: string): void {
+  const file = new BetterSqlite(path);
+  try {
+    file.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    file.close();
+  }
+  const log = `${path}-wal`;
+  if (existsSync(log) && statSync(log).size > 0) throw new Error(`${log} was not emptied`);
+}
+
+export async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
