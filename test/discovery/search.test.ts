@@ -5,7 +5,7 @@ import { syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 
-/** What these tests read of a search answer (catalog.test.ts covers the rest). */
+/** What these tests read of a search answer (the catalog-*.test.ts files cover the rest). */
 interface Answer {
   items: {
     id: string;

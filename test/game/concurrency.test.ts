@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
-  cents,
   expectInvariants,
   expectNoSecretsIn,
   expectRanksMatchTransactions,
   expectStockMatches,
-  GameClient,
   stockSnapshot,
+} from '../helpers/game-checks.js';
+import {
+  cents,
+  GameClient,
   type ProductData,
   type TestPlayer,
   UNLIMITED,

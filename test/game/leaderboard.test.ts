@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
+import { expectNoSecretsIn, expectInvariants } from '../helpers/game-checks.js';
 import {
   cents,
-  expectNoSecretsIn,
-  expectInvariants,
   GameClient,
   type ProductData,
   type TestPlayer,

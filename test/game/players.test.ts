@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
-import { expectNoSecretsIn, GameClient, UNLIMITED } from '../helpers/game.js';
+import { expectNoSecretsIn } from '../helpers/game-checks.js';
+import { GameClient, UNLIMITED } from '../helpers/game.js';
 
 describe.each(testDialects)('players (%s)', (dialect) => {
   let t: TestApp;

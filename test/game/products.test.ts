@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
-import {
-  expectNoSecretsIn,
-  GameClient,
-  type ProductData,
-  type TestPlayer,
-  UNLIMITED,
-} from '../helpers/game.js';
+import { expectNoSecretsIn } from '../helpers/game-checks.js';
+import { GameClient, type ProductData, type TestPlayer, UNLIMITED } from '../helpers/game.js';
 
 const categories = ['Electronics', 'Fashion', 'Food & Drink', 'Books', 'Home & Kitchen'];
 

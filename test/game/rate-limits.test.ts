@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
-import { expectNoSecretsIn, GameClient, type TestPlayer } from '../helpers/game.js';
+import { expectNoSecretsIn } from '../helpers/game-checks.js';
+import { GameClient, type TestPlayer } from '../helpers/game.js';
 import { register } from '../../src/modules/players/players.service.js';
 
 describe.each(testDialects)('rate limits (%s)', (dialect) => {

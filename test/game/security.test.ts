@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
-import {
-  expectInvariants,
-  expectNoSecretsIn,
-  GameClient,
-  type TestPlayer,
-  UNLIMITED,
-} from '../helpers/game.js';
+import { expectInvariants, expectNoSecretsIn } from '../helpers/game-checks.js';
+import { GameClient, type TestPlayer, UNLIMITED } from '../helpers/game.js';
 
 describe.each(testDialects)('game security (%s)', (dialect) => {
   let t: TestApp;

@@ -1,15 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { openStore, type Store } from '../../src/db/database.js';
-import { prepareStore } from '../../src/setup.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects } from '../helpers/databases.js';
 import { UNLIMITED } from '../helpers/game.js';
-import { startServer, type ServerProcess } from '../helpers/process.js';
-
-interface Answer<T> {
-  status: number;
-  body: { data: T };
-}
+import { call, serverProcesses } from '../helpers/process.js';
 
 /**
  * Two server processes on one database must decide deals as one would: on SQLite each process
@@ -17,46 +9,13 @@ interface Answer<T> {
  * write lock; on PostgreSQL each sends a deal's writes as one statement.
  */
 describe.each(testDialects)('deals across two processes (%s)', (dialect) => {
-  let database: TestDatabase | undefined;
-  let store: Store | undefined;
-  const servers: ServerProcess[] = [];
-
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
-    await store?.close();
-    store = undefined;
-    await database?.drop();
-    database = undefined;
-  });
-
-  async function call<T>(
-    server: ServerProcess | undefined,
-    path: string,
-    body?: object,
-    key?: string,
-  ): Promise<Answer<T>> {
-    const response = await fetch(`${server?.baseUrl ?? ''}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as { data: T } };
-  }
+  const processes = serverProcesses(dialect);
 
   it('should let a player with credits for k of n accepts, sent to both, make exactly k deals', async () => {
     const n = 8;
     const k = 3;
-    database = await createTestDatabase(dialect);
-    const config = loadConfig({ DATABASE_URL: database.url });
-    store = openStore(config);
-    await prepareStore(store, config);
     // Eight negotiations at once for one player: more than the default cap.
-    const env = { DATABASE_URL: database.url, ...UNLIMITED, HAGGLE_MAX_ACTIVE: '100' };
-    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
-    const via = (i: number) => servers[i % 2];
+    const { store, via } = await processes.startPair({ ...UNLIMITED, HAGGLE_MAX_ACTIVE: '100' });
 
     const registered = await call<{ id: string; api_key: string }>(via(0), '/api/players', {
       username: 'two_servers',

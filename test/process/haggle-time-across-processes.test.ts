@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { openStore, type Store } from '../../src/db/database.js';
-import { prepareStore } from '../../src/setup.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects } from '../helpers/databases.js';
 import { UNLIMITED } from '../helpers/game.js';
-import { startServer, type ServerProcess } from '../helpers/process.js';
-
-interface Answer<T> {
-  status: number;
-  body: { data: T; code?: string; error?: string };
-  retryAfter: string | null;
-}
+import { call, serverProcesses } from '../helpers/process.js';
 
 const MAX_ACTIVE = 3;
 const IDLE_MINUTES = 15;
@@ -21,52 +12,14 @@ const IDLE_MINUTES = 15;
  * and an idle negotiation is expired once, whichever process notices it.
  */
 describe.each(testDialects)('the cap and idle expiry across two processes (%s)', (dialect) => {
-  let database: TestDatabase | undefined;
-  let store: Store | undefined;
-  const servers: ServerProcess[] = [];
-
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
-    await store?.close();
-    store = undefined;
-    await database?.drop();
-    database = undefined;
-  });
-
-  async function call<T>(
-    server: ServerProcess | undefined,
-    path: string,
-    body?: object,
-    key?: string,
-  ): Promise<Answer<T>> {
-    const response = await fetch(`${server?.baseUrl ?? ''}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as Answer<T>['body'],
-      retryAfter: response.headers.get('retry-after'),
-    };
-  }
+  const processes = serverProcesses(dialect);
 
   it('should open no more than the cap from concurrent starts and expire an idle negotiation once', async () => {
-    database = await createTestDatabase(dialect);
-    const config = loadConfig({ DATABASE_URL: database.url });
-    store = openStore(config);
-    await prepareStore(store, config);
-    const env = {
-      DATABASE_URL: database.url,
+    const { store, via } = await processes.startPair({
       ...UNLIMITED,
       HAGGLE_MAX_ACTIVE: String(MAX_ACTIVE),
       HAGGLE_IDLE_MINUTES: String(IDLE_MINUTES),
-    };
-    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
-    const via = (i: number) => servers[i % 2];
+    });
 
     const registered = await call<{ id: string; api_key: string }>(via(0), '/api/players', {
       username: 'two_servers_cap',

@@ -2,26 +2,17 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
-import { startServer, type ServerProcess } from '../helpers/process.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects, type TestDatabase } from '../helpers/databases.js';
+import { serverProcesses } from '../helpers/process.js';
 import { migrationsFor } from '../../src/db/migrations/index.js';
 
 describe.each(testDialects)('server processes (%s)', (dialect) => {
-  let database: TestDatabase | undefined;
-  const servers: ServerProcess[] = [];
-
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
-    await database?.drop();
-    database = undefined;
-  });
+  const processes = serverProcesses(dialect);
 
   it('should bring up two servers started at the same moment on one fresh database', async () => {
-    database = await createTestDatabase(dialect);
-    const env = { DATABASE_URL: database.url };
-    const started = await Promise.all([startServer(env), startServer(env)]);
-    servers.push(...started);
+    const database = await processes.newDatabase();
+    const started = await Promise.all([processes.start(), processes.start()]);
     for (const server of started) {
       const ready = await fetch(`${server.baseUrl}/readyz`);
       expect(ready.status).toBe(200);
@@ -32,9 +23,8 @@ describe.each(testDialects)('server processes (%s)', (dialect) => {
   });
 
   it('should finish a request in flight on SIGTERM, refuse new connections, close the database and exit 0', async () => {
-    database = await createTestDatabase(dialect);
-    const server = await startServer({ DATABASE_URL: database.url });
-    servers.push(server);
+    const database = await processes.newDatabase();
+    const server = await processes.start();
     const { port } = new URL(server.baseUrl);
 
     // A request whose body is still arriving is in flight until its last byte is sent.

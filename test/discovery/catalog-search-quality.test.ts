@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { loadCatalogFile } from '../../src/modules/catalog/catalog.loader.js';
+import { categoryFor } from '../../src/modules/catalog/catalog.taxonomy.js';
+import { catalogSuite, type Page } from '../helpers/catalog.js';
+import { testDialects } from '../helpers/databases.js';
+
+/** How well search finds: word forms, synonyms, spelling, ranking, and counts and facets. */
+describe.each(testDialects)('catalog (%s)', (dialect) => {
+  const catalog = catalogSuite(dialect);
+  const { search } = catalog;
+
+  describe('search quality', () => {
+    const ids = async (query: string) =>
+      (await search(`?q=${encodeURIComponent(query)}&limit=50`)).body.data.items.map(
+        (item) => item.id,
+      );
+
+    it('should match plural and singular forms alike', async () => {
+      for (const [plural, singular] of [
+        ['vector databases', 'vector database'],
+        ['coding agents', 'coding agent'],
+        ['embeddings', 'embedding'],
+        ['optimisation', 'optimization'],
+      ] as const) {
+        const found = await ids(plural);
+        expect(found.length, plural).toBeGreaterThan(0);
+        expect([...found].sort(), plural).toEqual([...(await ids(singular))].sort());
+      }
+      expect(await ids('vector databases')).toEqual(
+        expect.arrayContaining(['qdrant', 'pgvector', 'pinecone', 'weaviate', 'milvus']),
+      );
+    });
+
+    it('should find the equivalents of a synonym-table phrase', async () => {
+      const store = await ids('vector store');
+      expect(store).toEqual(expect.arrayContaining(['qdrant', 'pgvector', 'chroma']));
+      expect(await ids('model context protocol')).toEqual(
+        expect.arrayContaining(['mcp-python-sdk', 'github-mcp-server']),
+      );
+    });
+
+    it('should correct a misspelt name and say so, still offering the request', async () => {
+      const { body } = await search('?q=playwrite');
+      expect(body.data.corrected_query).toBe('playwright');
+      expect(body.data.items[0]?.id).toBe('playwright');
+      expect(body.data.items[0]?.matched?.[0]?.term).toBe('playwright');
+      expect(body.data.suggestions).toEqual(['playwright']);
+      expect(body.data.capability_request?.body.task).toBe('A capability for: playwrite');
+      expect((await search('?q=playwright')).body.data.corrected_query).toBeNull();
+      expect((await search('?q=playwright')).body.data.capability_request).toBeNull();
+    });
+
+    it('should rank listings that are what was asked above listings about it', async () => {
+      const found = (await search('?q=mcp%20servers&limit=50')).body.data.items;
+      // MCP servers first; the SDKs for building them come after.
+      for (const item of found.slice(0, 10))
+        expect(item.categories, item.id).toContain('mcp-server');
+      const firstSdk = found.findIndex((item) => item.id === 'mcp-python-sdk');
+      if (firstSdk !== -1) expect(firstSdk).toBeGreaterThan(10);
+    });
+
+    it('should count and facet searches by filters alone as the listings themselves do', async () => {
+      const listings = loadCatalogFile();
+      const filters: Record<string, string>[] = [
+        { kind: 'tool' },
+        { category: 'Vector-Database' },
+        { protocol: 'mcp' },
+        { kind: 'framework', protocol: 'http' },
+        { kind: 'agent', category: 'coding-agent', protocol: 'mcp' },
+        { category: 'no-such-category' },
+        // An old category name means its category of the taxonomy.
+        { category: 'Transcription', license_kind: 'open_source' },
+        { status: 'maintenance' },
+        { kind: 'tool', license_kind: 'proprietary' },
+      ];
+      for (const filter of filters) {
+        const matches = listings.filter(
+          (listing) =>
+            (filter.kind === undefined || listing.kind === filter.kind) &&
+            (filter.category === undefined ||
+              listing.categories.includes(categoryFor(filter.category))) &&
+            (filter.protocol === undefined || listing.protocols.includes(filter.protocol)) &&
+            (filter.status === undefined || listing.status === filter.status) &&
+            (filter.license_kind === undefined ||
+              listing.provenance.license_kind === filter.license_kind),
+        );
+        const facets: Page['facets'] = {
+          kind: {},
+          category: {},
+          protocol: {},
+          status: {},
+          license_kind: {},
+        };
+        for (const listing of matches) {
+          facets.kind[listing.kind] = (facets.kind[listing.kind] ?? 0) + 1;
+          facets.status[listing.status] = (facets.status[listing.status] ?? 0) + 1;
+          const licence = listing.provenance.license_kind;
+          facets.license_kind[licence] = (facets.license_kind[licence] ?? 0) + 1;
+          for (const value of listing.categories)
+            facets.category[value] = (facets.category[value] ?? 0) + 1;
+          for (const value of listing.protocols)
+            facets.protocol[value] = (facets.protocol[value] ?? 0) + 1;
+        }
+        const { body } = await search(`?${new URLSearchParams({ ...filter, limit: '50' })}`);
+        const label = JSON.stringify(filter);
+        expect(body.data.total, label).toBe(matches.length);
+        expect(body.data.facets, label).toEqual(facets);
+        // The page holds matches only (all of them when they fit on one page).
+        const ids = body.data.items.map((item) => item.id);
+        const expected = matches.map((listing) => listing.id);
+        expect(ids.length, label).toBe(Math.min(matches.length, 50));
+        expect(expected, label).toEqual(expect.arrayContaining(ids));
+      }
+    });
+
+    it('should count all matches and facet them by kind, category and protocol', async () => {
+      const { body } = await search('?q=agent&limit=3');
+      expect(body.data.count).toBe(3);
+      expect(body.data.total).toBeGreaterThan(20);
+      const kinds = Object.values(body.data.facets.kind).reduce((sum, n) => sum + n, 0);
+      expect(kinds).toBe(body.data.total);
+      expect(body.data.facets.category['coding-agent']).toBeGreaterThan(5);
+      // Counted by hand from every match of a narrower query.
+      const vector = (await search('?q=reranking&limit=50')).body.data;
+      expect(vector.next_cursor).toBeNull();
+      const expected: Record<string, number> = {};
+      for (const item of vector.items)
+        for (const protocol of item.protocols) expected[protocol] = (expected[protocol] ?? 0) + 1;
+      expect(vector.facets.protocol).toEqual(expected);
+      expect(vector.total).toBe(vector.items.length);
+      // Facets follow the filters too.
+      const agents = (await search('?q=agent&kind=agent')).body.data;
+      expect(agents.facets.kind).toEqual({ agent: agents.total });
+      expect(agents.total).toBe(body.data.facets.kind.agent);
+    });
+
+    it('should give the same answers on every database for the listing order of a query', async () => {
+      // Tiers are computed alike on both engines; the first result of these never depends on scores.
+      expect((await ids('langchain'))[0]).toBe('langchain');
+      expect((await ids('mcp inspector'))[0]).toBe('mcp-inspector');
+    });
+  });
+});
