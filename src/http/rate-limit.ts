@@ -56,12 +56,16 @@ const waitOf = (seconds: number): string => {
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 };
 
+/** At most this many keys counted at once in memory (the plugin's own store keeps as many). */
+const MAX_COUNTED_KEYS = 5000;
+
 /**
  * The game's per-minute counters when this process counts alone (no Redis): the plugin's fixed
  * windows (a key's window starts at its first request; past `max` in it, 429 until it ends) and
  * its headers, as a map lookup instead of the plugin's promises per request (bench/LOG.md,
- * "Per-request work"). Windows that ended are dropped as new keys arrive, so the map holds the
- * keys of about one window. Throws the 429 itself; returns nothing to wait for.
+ * "Per-request work"). The map keeps its windows in the order they started, so those that
+ * ended are dropped from its front as windows start, and beyond `MAX_COUNTED_KEYS` the oldest
+ * window goes. Throws the 429 itself; returns nothing to wait for.
  */
 function countedInMemory(
   max: number,
@@ -69,15 +73,15 @@ function countedInMemory(
   keyOf: (request: FastifyRequest) => string,
 ): RateLimitHook {
   const windows = new Map<string, { count: number; endsAt: number }>();
-  let sweepAt = 1024;
   return (request, reply) => {
     const now = Date.now();
     const key = keyOf(request);
     let window = windows.get(key);
     if (window === undefined || window.endsAt <= now) {
-      if (window === undefined && windows.size >= sweepAt) {
-        for (const [other, { endsAt }] of windows) if (endsAt <= now) windows.delete(other);
-        sweepAt = Math.max(1024, 2 * windows.size);
+      windows.delete(key);
+      for (const [oldest, { endsAt }] of windows) {
+        if (endsAt > now && windows.size < MAX_COUNTED_KEYS) break;
+        windows.delete(oldest);
       }
       window = { count: 0, endsAt: now + windowMs };
       windows.set(key, window);
