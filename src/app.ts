@@ -65,10 +65,6 @@ export async function buildApp(options: AppOptions) {
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only; anything else is answered 415 rather than parsed as text.
   app.removeContentTypeParser('text/plain');
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
   app.decorateReply('errorCode', undefined);
   logRequests(app);
   installErrorHandling(app, sendNotFoundPage);

@@ -21,7 +21,9 @@ export const redactedPaths = [
 
 /** A URL as it may be logged: the values of credential-like query parameters hidden. */
 export const redactUrl = (url: string): string =>
-  url.replace(/([?&](?:api_key|key|token|access_token)=)[^&#]*/gi, '$1[redacted]');
+  url.includes('=')
+    ? url.replace(/([?&](?:api_key|key|token|access_token)=)[^&#]*/gi, '$1[redacted]')
+    : url;
 
 /**
  * JSON lines for machines; when a person runs the service in a terminal outside production,
@@ -63,20 +65,28 @@ export function logRequests(app: FastifyInstance): void {
   });
   app.addHook('onResponse', (request, reply, done) => {
     const url = redactUrl(request.url);
-    access.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        route: request.routeOptions.url ?? null,
-        url,
-        status: reply.statusCode,
-        ...(reply.errorCode === undefined ? {} : { code: reply.errorCode }),
-        ms: Math.round(reply.elapsedTime),
-      },
-      `${request.method} ${url} ${reply.statusCode}`,
-    );
+    const line: AccessLine = {
+      reqId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (reply.errorCode !== undefined) line.code = reply.errorCode;
+    access.info(line, `${request.method} ${url} ${reply.statusCode}`);
     done();
   });
+}
+
+interface AccessLine {
+  reqId: string;
+  method: string;
+  route: string | null;
+  url: string;
+  status: number;
+  ms: number;
+  code?: string;
 }
 
 declare module 'fastify' {

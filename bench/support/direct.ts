@@ -105,6 +105,8 @@ function openSqliteDirect(path: string): Direct {
 
 function openPostgresDirect(url: string): Direct {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // Dropping the database at the end may reach a connection the pool is still closing.
+  pool.on('error', () => undefined);
   const numbered = (sql: string) => {
     let n = 0;
     return sql.replace(/\?/g, () => `$${++n}`);

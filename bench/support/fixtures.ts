@@ -112,6 +112,7 @@ export async function addRankedPlayers(
           floor_cents: Math.min(price, Math.ceil(market * 0.6)),
           opening_ask_cents: market,
           started_at: at,
+          last_move_at: dealAt,
           ended_at: dealAt,
         });
         transactions.push({

@@ -23,21 +23,80 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     // A limiter that cannot reach its store lets requests through rather than failing them.
     skipOnError: true,
     ...(redis === undefined ? {} : { redis, nameSpace: 'bazaar-rate-limit-' }),
-    errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', `Too many requests; retry in ${context.after}.`),
+    errorResponseBuilder: (_request, context) => rateLimited(context.after),
   });
   // Created once, so every authenticated route shares one counter per player and one per address.
   const perMinute = { max: config.limits.gameRequestsPerMinute, timeWindow: 60_000 };
-  app.decorate('gameLimits', {
-    perPlayer: app.rateLimit({
-      ...perMinute,
-      keyGenerator: (request) => `player:${request.playerId}`,
-    }),
-    failedAuthentication: app.rateLimit({
-      ...perMinute,
-      keyGenerator: (request) => `auth-failed:${request.ip}`,
-    }),
-  });
+  const perPlayer = (request: FastifyRequest) => `player:${request.playerId}`;
+  const failedAuthentication = (request: FastifyRequest) => `auth-failed:${request.ip}`;
+  app.decorate(
+    'gameLimits',
+    redis === undefined
+      ? {
+          perPlayer: countedInMemory(perMinute.max, perMinute.timeWindow, perPlayer),
+          failedAuthentication: countedInMemory(
+            perMinute.max,
+            perMinute.timeWindow,
+            failedAuthentication,
+          ),
+        }
+      : {
+          perPlayer: app.rateLimit({ ...perMinute, keyGenerator: perPlayer }),
+          failedAuthentication: app.rateLimit({ ...perMinute, keyGenerator: failedAuthentication }),
+        },
+  );
+}
+
+const rateLimited = (after: string) =>
+  new AppError('rate_limited', `Too many requests; retry in ${after}.`);
+
+/** "1 second", "45 seconds", "1 minute": how the plugin words the wait, for waits under an hour. */
+const waitOf = (seconds: number): string => {
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.round(seconds / 60), 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+};
+
+/** At most this many keys counted at once in memory (the plugin's own store keeps as many). */
+const MAX_COUNTED_KEYS = 5000;
+
+/**
+ * The game's per-minute counters when this process counts alone (no Redis): the plugin's fixed
+ * windows (a key's window starts at its first request; past `max` in it, 429 until it ends) and
+ * its headers, as a map lookup instead of the plugin's promises per request (bench/LOG.md,
+ * "Per-request work"). The map keeps its windows in the order they started, so those that
+ * ended are dropped from its front as windows start, and beyond `MAX_COUNTED_KEYS` the oldest
+ * window goes. Throws the 429 itself; returns nothing to wait for.
+ */
+function countedInMemory(
+  max: number,
+  windowMs: number,
+  keyOf: (request: FastifyRequest) => string,
+): RateLimitHook {
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  return (request, reply) => {
+    const now = Date.now();
+    const key = keyOf(request);
+    let window = windows.get(key);
+    if (window === undefined || window.endsAt <= now) {
+      windows.delete(key);
+      for (const [oldest, { endsAt }] of windows) {
+        if (endsAt > now && windows.size < MAX_COUNTED_KEYS) break;
+        windows.delete(oldest);
+      }
+      window = { count: 0, endsAt: now + windowMs };
+      windows.set(key, window);
+    }
+    window.count++;
+    const resetSeconds = Math.ceil((window.endsAt - now) / 1000);
+    reply.header('ratelimit-limit', max);
+    reply.header('ratelimit-remaining', Math.max(0, max - window.count));
+    reply.header('ratelimit-reset', resetSeconds);
+    if (window.count > max) {
+      reply.header('retry-after', resetSeconds);
+      throw rateLimited(waitOf(resetSeconds));
+    }
+    return undefined;
+  };
 }
 
 declare module 'fastify' {
@@ -51,7 +110,8 @@ declare module 'fastify' {
   }
 }
 
-type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+/** The plugin's hooks return a promise; the in-memory counters answer at once (undefined). */
+type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | undefined;
 
 /**
  * Connects before the service starts serving, so the first requests are already counted in

@@ -18,7 +18,8 @@ const PUBLIC_READS = new Set([
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
- * Headers every response carries: security headers, caching rules and compression.
+ * Headers every response carries: security headers, the request's id, caching rules and
+ * compression.
  *
  * - Nothing is stored by caches (`no-store`) unless it is a public read: keys, receipt tokens and
  *   private game data must not land in a shared or browser cache.
@@ -38,6 +39,7 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id);
     const publicRead =
       (request.method === 'GET' || request.method === 'HEAD') &&
       PUBLIC_READS.has(request.routeOptions.url ?? '');

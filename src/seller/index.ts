@@ -12,6 +12,7 @@ export {
   CATEGORIES,
   demandLevel,
   demandPercent,
+  hourAt,
   hourOf,
   sellerTerms,
   type BuyerFacts,

@@ -94,7 +94,8 @@ export interface SalesRecord {
 }
 
 /** Hours since the epoch at `at` (an ISO time), the unit the sales record counts in. */
-export const hourOf = (at: string): number => Math.floor(Date.parse(at) / 3_600_000);
+export const hourAt = (epochMs: number): number => Math.floor(epochMs / 3_600_000);
+export const hourOf = (at: string): number => hourAt(Date.parse(at));
 
 /**
  * How far demand moves every player's floor for a product, in % of market at hour `hour`: one

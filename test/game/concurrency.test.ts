@@ -1,4 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newMessage } from '../../src/modules/haggle/haggle.context.js';
+import { recordTurn } from '../../src/modules/haggle/haggle.deal.js';
+import {
+  lockOwnSession,
+  lockOwnSessionWithMessages,
+} from '../../src/modules/haggle/haggle.repository.js';
+import { pastRounds } from '../../src/seller/history.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
@@ -255,6 +262,51 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
     expect(detail.body.data.messages).toHaveLength(1 + 2 * rounds.length);
     await afterEachRace();
   });
+  it('should give an offer the round committed while it waited for the session', async () => {
+    const player = await client.newPlayer('waiting');
+    const product = (await client.inStockProducts()).find(
+      (candidate) => candidate.market_price <= 80,
+    );
+    if (product === undefined) throw new Error('no product');
+    const ids = { sessionId: await countered(player, product), playerId: player.id };
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let taken: () => void = () => undefined;
+    const lockTaken = new Promise<void>((resolve) => (taken = resolve));
+    // One transaction holds the session and plays round 2; an offer's read waits for it.
+    const first = t.store.db.transaction().execute(async (trx) => {
+      const locked = await lockOwnSession(trx, ids);
+      if (locked === undefined) throw new Error('no session');
+      taken();
+      await released;
+      const { session } = locked;
+      const at = new Date().toISOString();
+      const message = (position: number, sender: 'player' | 'seller') =>
+        newMessage({
+          sessionId: session.id,
+          position,
+          sender,
+          text: 'x',
+          offerCents: 100,
+          round: 2,
+          at,
+        });
+      await recordTurn(trx, session, { ...session, rounds_count: 2 }, [
+        message(3, 'player'),
+        message(4, 'seller'),
+      ]);
+    });
+    await lockTaken;
+    const second = t.store.db.transaction().execute((trx) => lockOwnSessionWithMessages(trx, ids));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await first;
+    const read = await second;
+    expect(read?.session.rounds_count).toBe(2);
+    expect(read?.messages).toHaveLength(5);
+    expect(pastRounds(read?.messages ?? [])).toHaveLength(2);
+  });
+
   it("should keep ranks exact when many players' deals commit at once", async () => {
     const products = (await client.inStockProducts())
       .filter((product) => product.market_price <= 60)

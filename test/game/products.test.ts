@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPRESSION_THRESHOLD_BYTES } from '../../src/http/response-headers.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import { expectNoSecretsIn } from '../helpers/game-checks.js';
@@ -115,6 +116,14 @@ describe.each(testDialects)('products and inventory (%s)', (dialect) => {
       expect(image.headers['content-type']).toContain('image/svg+xml');
       expect(image.body).toContain('<svg');
       expect(new URL(sample.image_url).hostname).toBe('localhost');
+    });
+
+    it('should keep one product under the compression threshold (its route does not compress)', () => {
+      for (const product of products) {
+        // 200 bytes to spare for a longer public base URL in image_url.
+        const body = JSON.stringify({ success: true, data: product });
+        expect(Buffer.byteLength(body) + 200).toBeLessThan(COMPRESSION_THRESHOLD_BYTES);
+      }
     });
 
     it('should summarise the inventory consistently with the product list', async () => {

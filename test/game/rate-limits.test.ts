@@ -63,10 +63,19 @@ describe.each(testDialects)('rate limits (%s)', (dialect) => {
     // Registration is used up for this address; these two come straight from the service.
     const [a, b] = await Promise.all([registered('limit_a'), registered('limit_b')]);
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await client.get('/api/inventory', a)).status);
+    const remaining: unknown[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { status, response } = await client.get('/api/inventory', a);
+      statuses.push(status);
+      remaining.push(response.headers['ratelimit-remaining']);
+      expect(response.headers['ratelimit-limit']).toBe('5');
+      expect(Number(response.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(remaining).toEqual(['4', '3', '2', '1', '0', '0']);
     const limited = await client.get('/api/inventory', a);
     expect(limited.body.code).toBe('rate_limited');
+    expect(limited.body.error).toMatch(/^Too many requests; retry in \d+ (second|minute)s?\.$/);
     expect(Number(limited.response.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.response.headers['ratelimit-remaining']).toBe('0');
     expect((await client.get('/api/inventory', b)).status).toBe(200);

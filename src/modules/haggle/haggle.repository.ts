@@ -1,6 +1,7 @@
-import { PostgresAdapter, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import { compiledOnce, multiRowInsert, type Step } from '../../db/prepared.js';
 import type { Database, Db } from '../../db/schema.js';
+import type { RecordedMessage } from '../../seller/history.js';
 import type { ProductRow } from '../products/products.tables.js';
 import type { MessageRow, SessionRow, SessionStatus } from './haggle.tables.js';
 
@@ -25,7 +26,7 @@ export function findOwnSession(
   return ownSession(db, ids).executeTakeFirst();
 }
 
-const lockedSession = compiledOnce((db, ids: { sessionId: string; playerId: string }) =>
+const lockedSessionQuery = (db: Db, ids: { sessionId: string; playerId: string }) =>
   db
     .selectFrom('haggle_sessions as s')
     .innerJoin('players as pl', 'pl.id', 's.player_id')
@@ -48,7 +49,19 @@ const lockedSession = compiledOnce((db, ids: { sessionId: string; playerId: stri
     ])
     .where('s.id', '=', ids.sessionId)
     .where('s.player_id', '=', ids.playerId)
-    .$if(isPostgres(db), (query) => query.forNoKeyUpdate(['s', 'pl'])),
+    .$if(isPostgres(db), (query) => query.forNoKeyUpdate(['s', 'pl']));
+
+const lockedSession = compiledOnce(lockedSessionQuery);
+
+/** PostgreSQL only: the same read with the session's messages, in order, as one JSON array. */
+const lockedSessionWithMessages = compiledOnce((db, ids: { sessionId: string; playerId: string }) =>
+  lockedSessionQuery(db, ids).select(
+    sql<
+      RecordedMessage[]
+    >`(select coalesce(json_agg(json_build_object('sender', m.sender, 'round', m.round, 'offer_cents', m.offer_cents, 'message', m.message) order by m.position), '[]'::json) from haggle_messages m where m.session_id = s.id)`.as(
+      'messages',
+    ),
+  ),
 );
 
 /** A session with what deciding on it needs: the player's balance and totals, and the product. */
@@ -73,7 +86,36 @@ export async function lockOwnSession(
   ids: { sessionId: string; playerId: string },
 ): Promise<LockedSession | undefined> {
   const [row] = (await lockedSession(trx, ids)).rows;
+  return row === undefined ? undefined : lockedOf(row);
+}
+
+/**
+ * `lockOwnSession` with the session's messages so far, which an offer's answer depends on: on
+ * PostgreSQL in the same statement (a round trip fewer). That statement reads the messages as of
+ * its start, so if it waited for the lock while another offer on the session committed, they
+ * miss that offer's round: then (an active session has its greeting and two messages a round)
+ * they are read again.
+ */
+export async function lockOwnSessionWithMessages(
+  trx: Transaction<Database>,
+  ids: { sessionId: string; playerId: string },
+): Promise<(LockedSession & { messages: RecordedMessage[] }) | undefined> {
+  if (!isPostgres(trx)) {
+    const locked = await lockOwnSession(trx, ids);
+    return locked && { ...locked, messages: await listMessages(trx, locked.session.id) };
+  }
+  const [row] = (await lockedSessionWithMessages(trx, ids)).rows;
   if (row === undefined) return undefined;
+  const { messages, ...rest } = row;
+  const locked = lockedOf(rest);
+  const { session } = locked;
+  const complete = session.status !== 'active' || messages.length === 1 + 2 * session.rounds_count;
+  return { ...locked, messages: complete ? messages : await listMessages(trx, session.id) };
+}
+
+type LockedRow = Awaited<ReturnType<typeof lockedSession>>['rows'][number];
+
+function lockedOf(row: LockedRow): LockedSession {
   const {
     player_credits_cents: creditsCents,
     player_market_cents: marketCents,

@@ -25,8 +25,8 @@ import {
 import { closeDeal, recordTurn, type Turn } from './haggle.deal.js';
 import { insufficientCredits, sessionExpired, sessionNotActive } from './haggle.errors.js';
 import {
-  listMessages,
   lockOwnSession,
+  lockOwnSessionWithMessages,
   moveSession,
   type LockedSession,
 } from './haggle.repository.js';
@@ -54,14 +54,18 @@ export async function expireIdle(
  * Runs `act` on the player's active session, locked (404 or 409 otherwise). A session idle past
  * the limit is expired instead: that is written and committed, then 409 `session_not_active`.
  */
-async function onActiveSession<T>(
+async function onActiveSession<T, Locked extends LockedSession>(
   deps: HaggleDeps,
   playerId: string,
   sessionId: string,
-  act: (trx: Transaction<Database>, locked: LockedSession, at: string) => Promise<T>,
+  lock: (
+    trx: Transaction<Database>,
+    ids: { sessionId: string; playerId: string },
+  ) => Promise<Locked | undefined>,
+  act: (trx: Transaction<Database>, locked: Locked, at: string) => Promise<T>,
 ): Promise<T> {
   const result = await deps.store.db.transaction().execute(async (trx) => {
-    const locked = await lockOwnSession(trx, { sessionId, playerId });
+    const locked = await lock(trx, { sessionId, playerId });
     if (locked === undefined) throw notFound('Session');
     if (locked.session.status !== 'active') throw sessionNotActive(locked.session.status);
     const at = now();
@@ -87,72 +91,77 @@ export async function makeOffer(
   input: { session_id: string; offer_amount: number | string; message?: string | undefined },
 ): Promise<OfferOutcome> {
   const offerCents = parseCents(input.offer_amount, 'offer_amount');
-  return onActiveSession(deps, playerId, input.session_id, async (trx, locked, at) => {
-    const { session, creditsCents, totals, product } = locked;
-    if (offerCents > creditsCents) {
-      throw new AppError(
-        'insufficient_credits',
-        `You have ${formatCredits(creditsCents)} credits; you cannot offer more.`,
-      );
-    }
-    const messages = await listMessages(trx, session.id);
-    const reply = respondToOffer(
-      sellerContext(session, product, deps.sellerSecret),
-      pastRounds(messages),
-      offerCents,
-      input.message ?? null,
-    );
-    const position = positionAfter(session);
-    const common = { sessionId: session.id, round: reply.round, at };
-    const turn: Turn = [
-      newMessage({
-        ...common,
-        position,
-        sender: 'player',
-        text: playerWords.offer(offerCents, input.message),
+  return onActiveSession(
+    deps,
+    playerId,
+    input.session_id,
+    lockOwnSessionWithMessages,
+    async (trx, locked, at) => {
+      const { session, creditsCents, totals, product, messages } = locked;
+      if (offerCents > creditsCents) {
+        throw new AppError(
+          'insufficient_credits',
+          `You have ${formatCredits(creditsCents)} credits; you cannot offer more.`,
+        );
+      }
+      const reply = respondToOffer(
+        sellerContext(session, product, deps.sellerSecret),
+        pastRounds(messages),
         offerCents,
-      }),
-      newMessage({
-        ...common,
-        position: position + 1,
-        sender: 'seller',
-        text: reply.message,
-        offerCents: reply.counterCents ?? reply.dealCents,
-      }),
-    ];
-    const moved = {
-      ...session,
-      current_offer_cents: offerCents,
-      rounds_count: reply.round,
-      last_move_at: at,
-    };
-    switch (reply.outcome) {
-      case 'countered': {
-        const next = { ...moved, counter_offer_cents: reply.counterCents };
-        return { session: await recordTurn(trx, session, next, turn), reply, product };
+        input.message ?? null,
+      );
+      const position = positionAfter(session);
+      const common = { sessionId: session.id, round: reply.round, at };
+      const turn: Turn = [
+        newMessage({
+          ...common,
+          position,
+          sender: 'player',
+          text: playerWords.offer(offerCents, input.message),
+          offerCents,
+        }),
+        newMessage({
+          ...common,
+          position: position + 1,
+          sender: 'seller',
+          text: reply.message,
+          offerCents: reply.counterCents ?? reply.dealCents,
+        }),
+      ];
+      const moved = {
+        ...session,
+        current_offer_cents: offerCents,
+        rounds_count: reply.round,
+        last_move_at: at,
+      };
+      switch (reply.outcome) {
+        case 'countered': {
+          const next = { ...moved, counter_offer_cents: reply.counterCents };
+          return { session: await recordTurn(trx, session, next, turn), reply, product };
+        }
+        case 'accepted': {
+          const deal = await closeDeal(trx, {
+            session,
+            product,
+            totals,
+            priceCents: offerCents,
+            at,
+            turn,
+            changes: moved,
+          });
+          // A deal took one unit of stock: the product as the deal left it, not read again.
+          return { session: deal.session, reply, product: deal.product };
+        }
+        case 'rejected':
+        case 'expired': {
+          const next = { ...moved, status: reply.outcome, ended_at: at };
+          const ended = await recordTurn(trx, session, next, turn);
+          await coolDown(trx, deps, session, at);
+          return { session: ended, reply, product };
+        }
       }
-      case 'accepted': {
-        const deal = await closeDeal(trx, {
-          session,
-          product,
-          totals,
-          priceCents: offerCents,
-          at,
-          turn,
-          changes: moved,
-        });
-        // A deal took one unit of stock: the product as the deal left it, not read again.
-        return { session: deal.session, reply, product: deal.product };
-      }
-      case 'rejected':
-      case 'expired': {
-        const next = { ...moved, status: reply.outcome, ended_at: at };
-        const ended = await recordTurn(trx, session, next, turn);
-        await coolDown(trx, deps, session, at);
-        return { session: ended, reply, product };
-      }
-    }
-  });
+    },
+  );
 }
 
 export interface AcceptOutcome {
@@ -166,7 +175,7 @@ export async function acceptCounter(
   playerId: string,
   sessionId: string,
 ): Promise<AcceptOutcome> {
-  return onActiveSession(deps, playerId, sessionId, async (trx, locked, at) => {
+  return onActiveSession(deps, playerId, sessionId, lockOwnSession, async (trx, locked, at) => {
     const { session, creditsCents, totals, product } = locked;
     const priceCents = session.counter_offer_cents;
     if (priceCents === null) {
@@ -194,12 +203,18 @@ export async function abandonSession(
   playerId: string,
   sessionId: string,
 ): Promise<{ session: SessionRow }> {
-  return onActiveSession(deps, playerId, sessionId, async (trx, { session }, at) => {
-    const next: SessionRow = { ...session, status: 'abandoned', ended_at: at };
-    const abandoned = await recordTurn(trx, session, next, [
-      playerNote(session, playerWords.walkAway, null, at),
-    ]);
-    await coolDown(trx, deps, session, at);
-    return { session: abandoned };
-  });
+  return onActiveSession(
+    deps,
+    playerId,
+    sessionId,
+    lockOwnSession,
+    async (trx, { session }, at) => {
+      const next: SessionRow = { ...session, status: 'abandoned', ended_at: at };
+      const abandoned = await recordTurn(trx, session, next, [
+        playerNote(session, playerWords.walkAway, null, at),
+      ]);
+      await coolDown(trx, deps, session, at);
+      return { session: abandoned };
+    },
+  );
 }

@@ -40,7 +40,9 @@ export function authenticatedRoutes(
         throw unauthorized();
       }
       request.playerId = playerId;
-      await app.gameLimits.perPlayer(request, reply);
+      // Counted in this process, the answer is immediate: no promise to wait for.
+      const counted = app.gameLimits.perPlayer(request, reply);
+      if (counted !== undefined) await counted;
     });
     app.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ apiKey: [] }] };

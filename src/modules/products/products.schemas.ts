@@ -5,6 +5,7 @@ import {
   CATEGORIES,
   demandLevel,
   demandPercent,
+  hourAt,
   hourOf,
   type Category,
   type DemandLevel,
@@ -98,30 +99,30 @@ const addedHour = rememberingHourOf();
  * How demand moves a product's floors at `at`, in % of market, from the sales stored on its own
  * row (kept by each deal's update): no query beyond reading the product.
  */
-export function productDemandPercent(row: ProductRow, at: string): number {
-  return demandPercent(
+export const productDemandPercent = (row: ProductRow, at: string): number =>
+  demandPercentAt(row, nowHour(at));
+
+const demandPercentAt = (row: ProductRow, hour: number): number =>
+  demandPercent(
     {
       saleHour: row.sale_hour,
       salesThisHour: row.sales_this_hour,
       salesHourBefore: row.sales_hour_before,
       addedHour: addedHour(row.created_at),
     },
-    nowHour(at),
+    hour,
   );
-}
 
 export const productDemand = (row: ProductRow, at: string): DemandLevel =>
   demandLevel(productDemandPercent(row, at));
 
 /**
  * The public face of a product: never the seller's floor or any other seller parameter; its
- * demand level as of `at` (now unless given).
+ * demand level as of `at` (now unless given: the clock's hour, with no timestamp to format and
+ * parse on every read).
  */
-export function productView(
-  row: ProductRow,
-  baseUrl: string,
-  at = new Date().toISOString(),
-): ProductView {
+export function productView(row: ProductRow, baseUrl: string, at?: string): ProductView {
+  const hour = at === undefined ? hourAt(Date.now()) : nowHour(at);
   return {
     id: row.id,
     name: row.name,
@@ -130,7 +131,7 @@ export function productView(
     market_price: centsToCredits(row.market_cents),
     category: row.category,
     stock_quantity: row.stock_quantity,
-    demand: productDemand(row, at),
+    demand: demandLevel(demandPercentAt(row, hour)),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
