@@ -1,11 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMessage } from '../../src/modules/haggle/haggle.context.js';
-import { recordTurn } from '../../src/modules/haggle/haggle.deal.js';
-import {
-  lockOwnSession,
-  lockOwnSessionWithMessages,
-} from '../../src/modules/haggle/haggle.repository.js';
-import { pastRounds } from '../../src/seller/history.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import {
@@ -15,13 +8,7 @@ import {
   expectStockMatches,
   stockSnapshot,
 } from '../helpers/game-checks.js';
-import {
-  cents,
-  GameClient,
-  type ProductData,
-  type TestPlayer,
-  UNLIMITED,
-} from '../helpers/game.js';
+import { cents, GameClient, type TestPlayer, UNLIMITED } from '../helpers/game.js';
 
 /**
  * Races fired as parallel requests through the whole HTTP stack. On PostgreSQL they run on
@@ -50,19 +37,6 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
     await expectStockMatches(t, initialStock);
   };
 
-  /** Opens a session and gets one counter from the seller (an offer at 60 % of market). */
-  async function countered(player: TestPlayer, product: ProductData): Promise<string> {
-    const started = await client.start(player, product.id);
-    expect(started.status).toBe(201);
-    const offer = await client.offer(
-      player,
-      started.body.data.id,
-      Math.floor(product.market_price * 60) / 100,
-    );
-    expect(offer.body.data.seller_response.action).toBe('counter');
-    return started.body.data.id;
-  }
-
   async function setStock(productId: string, stock: number): Promise<void> {
     const before = initialStock.get(productId) ?? 0;
     const current = (await stockSnapshot(t)).get(productId) ?? 0;
@@ -84,7 +58,7 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
       .slice(0, n);
     expect(candidates).toHaveLength(n);
     const sessionIds: string[] = [];
-    for (const product of candidates) sessionIds.push(await countered(player, product));
+    for (const product of candidates) sessionIds.push(await client.countered(player, product));
     // Give every counter the same price (at or above every floor) so "k affordable" is exact.
     const rows = await t.store.db
       .selectFrom('haggle_sessions')
@@ -127,7 +101,7 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
     const player = await client.newPlayer('twoaccepts');
     const candidates = (await client.inStockProducts()).slice(0, 2);
     const sessionIds: string[] = [];
-    for (const product of candidates) sessionIds.push(await countered(player, product));
+    for (const product of candidates) sessionIds.push(await client.countered(player, product));
     await t.store.db
       .updateTable('haggle_sessions')
       // The floor moves too: the database refuses a deal below it.
@@ -204,7 +178,7 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
       (candidate) => candidate.market_price <= 80,
     );
     if (product === undefined) throw new Error('no product');
-    const sessionId = await countered(player, product);
+    const sessionId = await client.countered(player, product);
     const results = await Promise.all(
       Array.from({ length: 20 }, () => client.accept(player, sessionId)),
     );
@@ -223,90 +197,6 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
     await afterEachRace();
   });
 
-  it('should keep one active session when 20 starts for one pair race', async () => {
-    const player = await client.newPlayer('starts');
-    const product = (await client.inStockProducts())[0];
-    if (product === undefined) throw new Error('no product');
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => client.start(player, product.id)),
-    );
-    expect(results.filter((result) => result.status === 201)).toHaveLength(1);
-    expect(results.every((result) => result.status === 201 || result.status === 200)).toBe(true);
-    expect(new Set(results.map((result) => result.body.data.id)).size).toBe(1);
-    const active = await t.store.db
-      .selectFrom('haggle_sessions')
-      .select('id')
-      .where('player_id', '=', player.id)
-      .where('status', '=', 'active')
-      .execute();
-    expect(active).toHaveLength(1);
-    await afterEachRace();
-  });
-
-  it('should decide each round once when one session gets concurrent offers', async () => {
-    const player = await client.newPlayer('offers');
-    const product = (await client.inStockProducts()).find(
-      (candidate) => candidate.market_price <= 80,
-    );
-    if (product === undefined) throw new Error('no product');
-    const session = (await client.start(player, product.id)).body.data;
-    const offer = Math.floor(product.market_price * 60) / 100;
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => client.offer(player, session.id, offer)),
-    );
-    const ok = results.filter((result) => result.status === 200);
-    const rounds = ok.map((result) => result.body.data.seller_response.round).sort((a, b) => a - b);
-    expect(rounds).toEqual(Array.from({ length: rounds.length }, (_, i) => i + 1));
-    const detail = await client.session(player, session.id);
-    expect(detail.body.data.session.rounds_count).toBe(rounds.length);
-    expect(detail.body.data.messages).toHaveLength(1 + 2 * rounds.length);
-    await afterEachRace();
-  });
-  it('should give an offer the round committed while it waited for the session', async () => {
-    const player = await client.newPlayer('waiting');
-    const product = (await client.inStockProducts()).find(
-      (candidate) => candidate.market_price <= 80,
-    );
-    if (product === undefined) throw new Error('no product');
-    const ids = { sessionId: await countered(player, product), playerId: player.id };
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let taken: () => void = () => undefined;
-    const lockTaken = new Promise<void>((resolve) => (taken = resolve));
-    // One transaction holds the session and plays round 2; an offer's read waits for it.
-    const first = t.store.db.transaction().execute(async (trx) => {
-      const locked = await lockOwnSession(trx, ids);
-      if (locked === undefined) throw new Error('no session');
-      taken();
-      await released;
-      const { session } = locked;
-      const at = new Date().toISOString();
-      const message = (position: number, sender: 'player' | 'seller') =>
-        newMessage({
-          sessionId: session.id,
-          position,
-          sender,
-          text: 'x',
-          offerCents: 100,
-          round: 2,
-          at,
-        });
-      await recordTurn(trx, session, { ...session, rounds_count: 2 }, [
-        message(3, 'player'),
-        message(4, 'seller'),
-      ]);
-    });
-    await lockTaken;
-    const second = t.store.db.transaction().execute((trx) => lockOwnSessionWithMessages(trx, ids));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    release();
-    await first;
-    const read = await second;
-    expect(read?.session.rounds_count).toBe(2);
-    expect(read?.messages).toHaveLength(5);
-    expect(pastRounds(read?.messages ?? [])).toHaveLength(2);
-  });
-
   it("should keep ranks exact when many players' deals commit at once", async () => {
     const products = (await client.inStockProducts())
       .filter((product) => product.market_price <= 60)
@@ -317,7 +207,7 @@ describe.each(testDialects)('concurrency (%s)', (dialect) => {
     const sessions: { player: TestPlayer; id: string; step: number }[] = [];
     for (const [i, player] of players.entries()) {
       for (const product of products) {
-        sessions.push({ player, id: await countered(player, product), step: i % 4 });
+        sessions.push({ player, id: await client.countered(player, product), step: i % 4 });
       }
     }
     // Four price levels above each floor: players on the same level tie, the others do not.

@@ -115,6 +115,19 @@ export class GameClient {
     );
   }
 
+  /** Opens a session and gets one counter from the seller (an offer at 60 % of market). */
+  async countered(player: TestPlayer, product: ProductData): Promise<string> {
+    const started = await this.start(player, product.id);
+    expect(started.status).toBe(201);
+    const offer = await this.offer(
+      player,
+      started.body.data.id,
+      Math.floor(product.market_price * 60) / 100,
+    );
+    expect(offer.body.data.seller_response.action).toBe('counter');
+    return started.body.data.id;
+  }
+
   async accept(player: TestPlayer, sessionId: string) {
     return this.post<AcceptData>('/api/haggle/accept', { session_id: sessionId }, player);
   }

@@ -5,7 +5,12 @@ import { afterEach } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/db/database.js';
 import { prepareStore } from '../../src/setup.js';
-import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js';
+import {
+  createSeededTestDatabase,
+  createTestDatabase,
+  type DialectName,
+  type TestDatabase,
+} from './databases.js';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -97,7 +102,10 @@ export interface ServerProcesses {
   newDatabase: () => Promise<TestDatabase>;
   /** Starts a server on the current test's database (`env` without DATABASE_URL). */
   start: (env?: Record<string, string>) => Promise<ServerProcess>;
-  /** A fresh database, migrated and seeded, and two servers started on it at once. */
+  /**
+   * A fresh database, migrated and seeded (a copy of the run's template), and two servers
+   * started on it at once: the first start itself is `newDatabase` and `start`'s to test.
+   */
   startPair: (env: Record<string, string>) => Promise<ServerPair>;
 }
 
@@ -133,7 +141,8 @@ export function serverProcesses(dialect: DialectName): ServerProcesses {
     newDatabase,
     start,
     startPair: async (env) => {
-      const config = loadConfig({ DATABASE_URL: (await newDatabase()).url });
+      database = await createSeededTestDatabase(dialect);
+      const config = loadConfig({ DATABASE_URL: database.url });
       const opened = openStore(config);
       store = opened;
       await prepareStore(opened, config);
