@@ -12,16 +12,44 @@ export type NewChange = Omit<CatalogChangesTable, 'id'>;
 /** Rows per multi-row statement: well under both engines' limits on bound parameters. */
 const BATCH = 200;
 
-function* batches<T>(items: Iterable<T>): Generator<T[]> {
+/** `items` in batches of at most `limit`, as measured by `size` (by default, items). */
+export function* batches<T>(
+  items: Iterable<T>,
+  limit = BATCH,
+  size: (item: T) => number = () => 1,
+): Generator<T[]> {
   let batch: T[] = [];
+  let total = 0;
   for (const item of items) {
     batch.push(item);
-    if (batch.length === BATCH) {
+    total += size(item);
+    if (total >= limit) {
       yield batch;
       batch = [];
+      total = 0;
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * Runs `write` on each batch in order, one statement in flight at a time, taking (and so
+ * computing) the next batch while the server runs the last one.
+ */
+export async function pipelined<T>(
+  items: Iterable<T[]>,
+  write: (batch: T[]) => Promise<unknown>,
+): Promise<void> {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  for (const batch of items) {
+    const written = write(batch);
+    // Awaited below; until then a failure must not count as unhandled (a failed statement
+    // aborts the transaction, so the batches after it fail as well).
+    written.catch(() => undefined);
+    await inFlight;
+    inFlight = written;
+  }
+  await inFlight;
 }
 
 /** Serialises syncs of several processes starting at once (SQLite's IMMEDIATE transaction already does). */
@@ -129,16 +157,7 @@ export async function saveListings(
     saveListingsSqlite(store.sqlite, rows, known);
     return;
   }
-  let inFlight: Promise<unknown> = Promise.resolve();
-  for (const batch of batches(rows)) {
-    const written = upsertListings(db, batch);
-    // Awaited below; until then a failure must not count as unhandled (a failed statement
-    // aborts the transaction, so the batches after it fail as well).
-    written.catch(() => undefined);
-    await inFlight;
-    inFlight = written;
-  }
-  await inFlight;
+  await pipelined(batches(rows), (batch) => upsertListings(db, batch));
 }
 
 function upsertListings(db: Db, batch: ListingRow[]) {

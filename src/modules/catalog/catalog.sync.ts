@@ -22,8 +22,8 @@ import {
   type NewChange,
 } from './catalog.sync.repository.js';
 import { groupsOf } from './catalog.facets.js';
-import { vocabularyOf } from './catalog.index.js';
-import { updatePostings } from './catalog.postings.js';
+import { PostingsBuilder } from './catalog.index.js';
+import { writePostings } from './catalog.postings.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { elementKey, nameKey, searchWords } from './catalog.text.js';
 
@@ -60,13 +60,6 @@ function rowOf(entry: ListingEntry, document: string, hash: string, now: string)
     created_at: now,
     updated_at: now,
   };
-}
-
-/** The catalog's words that a misspelt query word may be corrected to. */
-function termsOf(entries: readonly ListingEntry[]): string[] {
-  const terms = new Set<string>();
-  for (const entry of entries) for (const word of vocabularyOf(entry)) terms.add(word);
-  return [...terms].sort();
 }
 
 function changedFields(before: string | undefined, after: ListingEntry): string[] {
@@ -127,10 +120,15 @@ export async function syncCatalog(
     await saveListings(trx, store, rows, new Set(known.keys()));
     const seqs = await listingSeqs(trx);
     const seqOf = (id: string) => seqs.get(id) ?? 0;
-    await updatePostings(
+    // The index of what was written; the other listings' words count for corrections too.
+    const index = new PostingsBuilder();
+    for (const { entry } of written) index.add(entry, seqOf(entry.id));
+    const rewritten = new Set(written.map(({ entry }) => entry.id));
+    for (const entry of entries) if (!rewritten.has(entry.id)) index.observe(entry);
+    await writePostings(
       trx,
       store,
-      written.map(({ entry }) => ({ entry, seq: seqOf(entry.id) })),
+      index,
       [...before].map(([id, document]) => ({
         entry: JSON.parse(document) as ListingEntry,
         seq: seqOf(id),
@@ -138,7 +136,7 @@ export async function syncCatalog(
     );
     await deleteListings(trx, removed);
     await insertChanges(trx, store, changes);
-    await replaceTerms(trx, termsOf(entries));
+    await replaceTerms(trx, index.vocabulary());
     // What searches by filters alone are counted from, instead of counting listings.
     await setCatalogGroups(
       trx,
