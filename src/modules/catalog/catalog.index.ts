@@ -69,12 +69,7 @@ export class PostingList {
   /** The postings as stored: heaviest first, then by seq (the order a query reads them in). */
   encode(): Buffer {
     const { length, seqs, weights, masks } = this;
-    const order = new Uint32Array(length);
-    for (let i = 0; i < length; i++) order[i] = i;
-    if (length > 1)
-      order.sort(
-        (a, b) => (weights[b] ?? 0) - (weights[a] ?? 0) || (seqs[a] ?? 0) - (seqs[b] ?? 0),
-      );
+    const order = this.order();
     const bytes = Buffer.allocUnsafe(length * ENTRY);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0; i < length; i++) {
@@ -85,7 +80,38 @@ export class PostingList {
     }
     return bytes;
   }
+
+  /**
+   * Positions by weight (descending), then seq. Gathered in seq order (as a load adds them),
+   * each posting's key is its weight's bits, inverted, above its position: a typed array of
+   * such numbers sorts natively, without a comparator called for every pair.
+   */
+  private order(): Uint32Array {
+    const { length, seqs, weights } = this;
+    const order = new Uint32Array(length);
+    let ascending = length < POSITIONS;
+    for (let i = 0; i < length; i++) {
+      order[i] = i;
+      if ((i > 0 && (seqs[i] ?? 0) <= (seqs[i - 1] ?? 0)) || !((weights[i] ?? 0) > 0))
+        ascending = false;
+    }
+    if (length < 2) return order;
+    if (!ascending)
+      return order.sort(
+        (a, b) => (weights[b] ?? 0) - (weights[a] ?? 0) || (seqs[a] ?? 0) - (seqs[b] ?? 0),
+      );
+    // Weights are positive float32s, whose bits (below 2^31) order as the numbers do.
+    const bits = new Uint32Array(weights.buffer, weights.byteOffset, length);
+    const keys = new Float64Array(length);
+    for (let i = 0; i < length; i++) keys[i] = (0x7fffffff - (bits[i] ?? 0)) * POSITIONS + i;
+    keys.sort();
+    for (let i = 0; i < length; i++) order[i] = (keys[i] ?? 0) % POSITIONS;
+    return order;
+  }
 }
+
+/** Positions a sort key holds below a weight's 31 bits (2^22: the key stays below 2^53). */
+const POSITIONS = 2 ** 22;
 
 /**
  * The postings of many listings, gathered term by term. Each distinct word is stemmed and
