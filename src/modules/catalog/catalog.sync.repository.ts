@@ -79,9 +79,13 @@ export async function refreshStatistics(
   else await sql`analyze catalog_listings`.execute(db);
 }
 
-export async function listingHashes(db: Db): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('catalog_listings').select(['id', 'content_hash']).execute();
-  return new Map(rows.map((row) => [row.id, row.content_hash]));
+/** Every stored listing's content hash and seq (the search index's name for it), by id. */
+export async function storedListings(db: Db): Promise<Map<string, { hash: string; seq: number }>> {
+  const rows = await db
+    .selectFrom('catalog_listings')
+    .select(['id', 'content_hash', 'seq'])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { hash: row.content_hash, seq: row.seq }]));
 }
 
 export async function listingDocuments(db: Db, ids: readonly string[]) {
@@ -112,6 +116,9 @@ const LISTING_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof ListingRow)[];
 
+/** Told each listing's seq as soon as it is written. */
+export type Saved = (id: string, seq: number) => void;
+
 /**
  * SQLite: each listing is written by a prepared statement run on the connection directly (a
  * first sync writes 100,000s of rows; SQLite runs single-row statements faster than multi-row
@@ -120,7 +127,8 @@ const LISTING_COLUMNS = [
 function saveListingsSqlite(
   sqlite: CachedSqlite,
   rows: Iterable<ListingRow>,
-  known: ReadonlySet<string>,
+  known: ReadonlyMap<string, { seq: number }>,
+  saved: Saved,
 ): void {
   const updated = LISTING_COLUMNS.filter((column) => column !== 'id' && column !== 'created_at');
   const insert = sqlite.prepare(
@@ -131,33 +139,38 @@ function saveListingsSqlite(
     `update catalog_listings set ${updated.map((column) => `${column} = ?`).join(', ')} where id = ?`,
   );
   for (const row of rows) {
-    if (known.has(row.id)) update.run(...updated.map((column) => row[column]), row.id);
-    else insert.run(LISTING_COLUMNS.map((column) => row[column]));
+    const seq = known.get(row.id)?.seq;
+    if (seq !== undefined) {
+      update.run(...updated.map((column) => row[column]), row.id);
+      saved(row.id, seq);
+    } else {
+      saved(
+        row.id,
+        Number(insert.run(LISTING_COLUMNS.map((column) => row[column])).lastInsertRowid),
+      );
+    }
   }
 }
 
-/** Every listing's id and seq (the search index's name for it). */
-export async function listingSeqs(db: Db): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('catalog_listings').select(['id', 'seq']).execute();
-  return new Map(rows.map((row) => [row.id, row.seq]));
-}
-
 /**
- * Writes new and changed listings; `known` says which ids exist
- * already. The caller holds the transaction `db`, on `store`. `rows` may be computed as they
- * are taken: on PostgreSQL the next batch is computed while the server writes the last one.
+ * Writes new and changed listings; `known` holds the stored ones. The caller holds the
+ * transaction `db`, on `store`. `rows` may be computed as they are taken, and `saved` may work
+ * on each listing written: on PostgreSQL both happen while the server writes the next batch.
  */
 export async function saveListings(
   db: Db,
   store: Store,
   rows: Iterable<ListingRow>,
-  known: ReadonlySet<string>,
+  known: ReadonlyMap<string, { seq: number }>,
+  saved: Saved,
 ): Promise<void> {
   if (store.sqlite !== undefined) {
-    saveListingsSqlite(store.sqlite, rows, known);
+    saveListingsSqlite(store.sqlite, rows, known, saved);
     return;
   }
-  await pipelined(batches(rows), (batch) => upsertListings(db, batch));
+  await pipelined(batches(rows), async (batch) => {
+    for (const { id, seq } of await upsertListings(db, batch)) saved(id, seq);
+  });
 }
 
 function upsertListings(db: Db, batch: ListingRow[]) {
@@ -178,6 +191,7 @@ function upsertListings(db: Db, batch: ListingRow[]) {
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )
+    .returning(['id', 'seq'])
     .execute();
 }
 

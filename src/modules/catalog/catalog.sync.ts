@@ -12,8 +12,7 @@ import {
   deleteListings,
   insertChanges,
   listingDocuments,
-  listingHashes,
-  listingSeqs,
+  storedListings,
   lockCatalog,
   refreshStatistics,
   replaceTerms,
@@ -90,12 +89,12 @@ export async function syncCatalog(
   const changed = await store.db.transaction().execute(async (trx) => {
     await lockCatalog(trx, store.dialect);
     await setLoadedFileHash(trx, fileHash);
-    const known = await listingHashes(trx);
+    const known = await storedListings(trx);
     const written: { entry: ListingEntry; document: string; hash: string }[] = [];
     for (const entry of entries) {
       const document = JSON.stringify(entry);
       const hash = sha256(INDEX_FORMAT + document);
-      if (known.get(entry.id) !== hash) written.push({ entry, document, hash });
+      if (known.get(entry.id)?.hash !== hash) written.push({ entry, document, hash });
     }
     const kept = new Set(entries.map((entry) => entry.id));
     const removed = [...known.keys()].filter((id) => !kept.has(id));
@@ -117,21 +116,22 @@ export async function syncCatalog(
     const rows = (function* () {
       for (const { entry, document, hash } of written) yield rowOf(entry, document, hash, now);
     })();
-    await saveListings(trx, store, rows, new Set(known.keys()));
-    const seqs = await listingSeqs(trx);
-    const seqOf = (id: string) => seqs.get(id) ?? 0;
-    // The index of what was written; the other listings' words count for corrections too.
+    // The index of what is written, gathered as each listing is (on PostgreSQL, while the
+    // server writes the next batch); the other listings' words count for corrections too.
     const index = new PostingsBuilder();
-    for (const { entry } of written) index.add(entry, seqOf(entry.id));
-    const rewritten = new Set(written.map(({ entry }) => entry.id));
-    for (const entry of entries) if (!rewritten.has(entry.id)) index.observe(entry);
+    const entryOf = new Map(written.map(({ entry }) => [entry.id, entry]));
+    await saveListings(trx, store, rows, known, (id, seq) => {
+      const entry = entryOf.get(id);
+      if (entry !== undefined) index.add(entry, seq);
+    });
+    for (const entry of entries) if (!entryOf.has(entry.id)) index.observe(entry);
     await writePostings(
       trx,
       store,
       index,
       [...before].map(([id, document]) => ({
         entry: JSON.parse(document) as ListingEntry,
-        seq: seqOf(id),
+        seq: known.get(id)?.seq ?? 0,
       })),
     );
     await deleteListings(trx, removed);
