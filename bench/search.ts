@@ -9,8 +9,6 @@
  *
  * Start-up is timed in a separate process running the compiled service (the script builds it).
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +19,10 @@ import { openStore, type Store } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { prepareStore } from '../src/setup.js';
 import { createLogger } from '../src/logger.js';
-import { loadCatalogFile } from '../src/modules/catalog/catalog.loader.js';
-import type { ListingEntry } from '../src/modules/catalog/catalog.schemas.js';
 import { seedCatalogFile } from '../src/modules/catalog/catalog.seeder.js';
 import { forgetSearches } from '../src/modules/catalog/catalog.cache.js';
 import { createTestDatabase, testDialects, type DialectName } from '../test/helpers/databases.js';
+import { startUp, syntheticCatalog } from './support/catalog.js';
 import { describeQuery, failing, judge, judgedNeeds, needScores } from './search-relevance.js';
 
 const { values } = parseArgs({
@@ -83,26 +80,6 @@ async function relevance(dialect: DialectName): Promise<void> {
   }
 }
 
-/** `size` listings: the real ones, then copies with their own ids and names. */
-function syntheticCatalog(size: number): ListingEntry[] {
-  const real = loadCatalogFile();
-  if (size <= real.length) return real.slice(0, size);
-  return Array.from({ length: size }, (_, i) => {
-    const base = real[i % real.length] as ListingEntry;
-    if (i < real.length) return base;
-    return {
-      ...base,
-      id: `${base.id}-${i}`,
-      name: `${base.name} ${i}`,
-      // An alias may not be another listing's id or name (the original's, here).
-      aliases: base.aliases?.filter(
-        (alias) => ![base.id, base.name.toLowerCase()].includes(alias.toLowerCase()),
-      ),
-      summary: `${base.summary.slice(0, 180)} (copy ${i})`,
-    };
-  });
-}
-
 const WORKLOADS: [string, string][] = [
   ['common word', 'q=agent'],
   ['prefix', 'q=vec'],
@@ -148,34 +125,6 @@ async function timeRequests(
   return times.sort((a, b) => a - b);
 }
 
-/**
- * What a server's start does with the catalog, timed in a process of its own running the
- * compiled service (as `npm start` does; not in this one, whose heap holds the synthetic
- * catalog): migrate, then load the file. Milliseconds.
- */
-async function startUp(url: string, file: string): Promise<number> {
-  const script = `
-    import { loadConfig } from './dist/config.js';
-    import { openStore } from './dist/db/database.js';
-    import { migrateToLatest } from './dist/db/migrate.js';
-    import { seedCatalogFile } from './dist/modules/catalog/catalog.seeder.js';
-    const store = openStore(loadConfig(process.env));
-    const started = performance.now();
-    await migrateToLatest(store);
-    await seedCatalogFile(store, process.env.BENCH_CATALOG_FILE);
-    console.log(performance.now() - started);
-    await store.close();`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent', BENCH_CATALOG_FILE: file },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`the start-up process exited with ${String(code)}`);
-  return Number(output.trim());
-}
-
 async function latency(dialect: DialectName, size: number): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'bazaar-search-bench-'));
   const file = join(directory, 'catalog.json');
@@ -183,8 +132,8 @@ async function latency(dialect: DialectName, size: number): Promise<void> {
   const database = await createTestDatabase(dialect);
   try {
     const config = loadConfig({ ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
-    const first = await startUp(database.url, file);
-    const again = await startUp(database.url, file);
+    const { ms: first } = await startUp(database.url, file);
+    const { ms: again } = await startUp(database.url, file);
     console.log(
       `\n${dialect}, ${size.toLocaleString('en')} listings: first start ${(first / 1000).toFixed(1)} s, unchanged start ${(again / 1000).toFixed(2)} s`,
     );

@@ -3,14 +3,9 @@
 import { sql } from 'kysely';
 import type { Store } from '../../db/database.js';
 import type { Db } from '../../db/schema.js';
-import {
-  decodePostings,
-  emptyList,
-  encodePostings,
-  listingPostings,
-  type PostingList,
-} from './catalog.index.js';
+import { decodePostings, postingBytes, PostingsBuilder } from './catalog.index.js';
 import type { ListingEntry } from './catalog.schemas.js';
+import { batches, pipelined } from './catalog.sync.repository.js';
 
 /**
  * Postings per stored block. A query reads only each term's first block: the BLOCK listings
@@ -20,6 +15,8 @@ export const BLOCK = 500;
 
 /** Terms per statement when reading or deleting. */
 const TERMS = 200;
+/** PostgreSQL: bytes of postings per statement (sent as one binary parameter). */
+const STATEMENT_BYTES = 4 << 20;
 
 export interface IndexedListing {
   entry: ListingEntry;
@@ -27,97 +24,42 @@ export interface IndexedListing {
 }
 
 /**
- * Updates the postings of every term that `written` (new and changed listings, as they are now)
- * or `stale` (changed and removed listings, as they were) contain: the stale listings' postings
- * are dropped, the written ones' added, and each such term's list is stored again in order.
+ * Stores the postings of every term that the listings added to `index` (new and changed
+ * listings, as they are now) or `stale` (changed and removed listings, as they were) contain:
+ * the stale and changed listings' stored postings are dropped, the added ones' merged in, and
+ * each such term's list is stored again in order. With no postings stored yet (a first start),
+ * there is nothing to read or drop.
  */
-export async function updatePostings(
+export async function writePostings(
   db: Db,
   store: Store,
-  written: readonly IndexedListing[],
+  index: PostingsBuilder,
   stale: readonly IndexedListing[],
 ): Promise<void> {
-  const lists = new Map<string, PostingList>();
-  const dropped = new Set<number>();
-  for (const { entry, seq } of stale) {
-    dropped.add(seq);
-    for (const term of listingPostings(entry).keys())
-      if (!lists.has(term)) lists.set(term, emptyList());
-  }
-  const added = new Map<string, PostingList>();
-  for (const { entry, seq } of written) {
-    dropped.add(seq);
-    for (const [term, { weight, mask }] of listingPostings(entry)) {
-      let list = added.get(term);
-      if (list === undefined) added.set(term, (list = emptyList()));
-      list.seqs.push(seq);
-      list.weights.push(weight);
-      list.masks.push(mask);
-      if (!lists.has(term)) lists.set(term, emptyList());
-    }
-  }
-  const terms = [...lists.keys()];
-  for (let i = 0; i < terms.length; i += TERMS) {
-    const rows = await db
-      .selectFrom('catalog_postings')
-      .select(['term', 'entries'])
-      .where('term', 'in', terms.slice(i, i + TERMS))
-      .orderBy('term')
-      .orderBy('block')
-      .execute();
-    for (const row of rows) {
-      const kept = lists.get(row.term) ?? emptyList();
-      const old = decodePostings(row.entries);
-      old.seqs.forEach((seq, j) => {
-        if (dropped.has(seq)) return;
-        kept.seqs.push(seq);
-        kept.weights.push(old.weights[j] as number);
-        kept.masks.push(old.masks[j] as number);
-      });
-    }
-  }
-  for (let i = 0; i < terms.length; i += TERMS) {
-    await db
-      .deleteFrom('catalog_postings')
-      .where('term', 'in', terms.slice(i, i + TERMS))
-      .execute();
-  }
-  const rows = (function* () {
-    for (const [term, list] of lists) {
-      const more = added.get(term);
-      // (A loop, not push(...): a common term's new postings may exceed an argument list.)
-      for (let i = 0; i < (more?.seqs.length ?? 0); i++) {
-        list.seqs.push(more?.seqs[i] ?? 0);
-        list.weights.push(more?.weights[i] ?? 0);
-        list.masks.push(more?.masks[i] ?? 0);
+  const old = new PostingsBuilder();
+  for (const { entry, seq } of stale) old.add(entry, seq);
+  for (const term of old.terms) index.termNumber(term);
+  const terms = index.terms;
+  const stored = await db.selectFrom('catalog_postings').select('term').limit(1).execute();
+  if (stored.length > 0) {
+    const dropped = new Set([...old.added, ...index.added]);
+    for (let i = 0; i < terms.length; i += TERMS) {
+      const chunk = terms.slice(i, i + TERMS);
+      const rows = await db
+        .selectFrom('catalog_postings')
+        .select(['term', 'entries'])
+        .where('term', 'in', chunk)
+        .execute();
+      for (const row of rows) {
+        const list = index.lists[index.termNumber(row.term)];
+        const { seqs, weights, masks } = decodePostings(row.entries);
+        for (let j = 0; j < seqs.length; j++)
+          if (!dropped.has(seqs[j] ?? 0)) list?.push(seqs[j] ?? 0, weights[j] ?? 0, masks[j] ?? 0);
       }
-      const df = list.seqs.length;
-      if (df === 0) continue;
-      const sorted = ordered(list);
-      for (let from = 0, block = 0; from < df; from += BLOCK, block++)
-        yield {
-          term,
-          block,
-          df,
-          entries: encodePostings(sorted, from, Math.min(df, from + BLOCK)),
-        };
+      await db.deleteFrom('catalog_postings').where('term', 'in', chunk).execute();
     }
-  })();
-  await insertBlocks(db, store, rows);
-}
-
-/** Heaviest first, then by seq: the order a query reads a term's postings in. */
-function ordered(list: PostingList): PostingList {
-  const order = list.seqs.map((_, i) => i);
-  order.sort(
-    (a, b) =>
-      (list.weights[b] ?? 0) - (list.weights[a] ?? 0) || (list.seqs[a] ?? 0) - (list.seqs[b] ?? 0),
-  );
-  return {
-    seqs: order.map((i) => list.seqs[i] ?? 0),
-    weights: order.map((i) => list.weights[i] ?? 0),
-    masks: order.map((i) => list.masks[i] ?? 0),
-  };
+  }
+  await insertBlocks(db, store, blocksOf(index));
 }
 
 interface BlockRow {
@@ -125,6 +67,22 @@ interface BlockRow {
   block: number;
   df: number;
   entries: Buffer;
+}
+
+function* blocksOf(index: PostingsBuilder): Generator<BlockRow> {
+  for (const [number, term] of index.terms.entries()) {
+    const list = index.lists[number];
+    const df = list?.length ?? 0;
+    if (list === undefined || df === 0) continue;
+    const bytes = list.encode();
+    for (let from = 0, block = 0; from < df; from += BLOCK, block++)
+      yield {
+        term,
+        block,
+        df,
+        entries: bytes.subarray(postingBytes(from), postingBytes(Math.min(df, from + BLOCK))),
+      };
+  }
 }
 
 async function insertBlocks(db: Db, store: Store, rows: Iterable<BlockRow>): Promise<void> {
@@ -135,19 +93,22 @@ async function insertBlocks(db: Db, store: Store, rows: Iterable<BlockRow>): Pro
     for (const row of rows) insert.run(row.term, row.block, row.df, row.entries);
     return;
   }
-  let batch: BlockRow[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await sql`insert into catalog_postings (term, block, df, entries)
-      select * from unnest(${batch.map((row) => row.term)}::text[], ${batch.map((row) => row.block)}::int[],
-        ${batch.map((row) => row.df)}::int[], ${batch.map((row) => row.entries)}::bytea[])`.execute(
-      db,
-    );
-    batch = [];
-  };
-  for (const row of rows) {
-    batch.push(row);
-    if (batch.length === 500) await flush();
-  }
-  await flush();
+  // The postings of many blocks go as one binary parameter, each row a slice of it: a bytea[]
+  // parameter would be sent as text, every byte written as two hex digits.
+  await pipelined(
+    batches(rows, STATEMENT_BYTES, (row) => row.entries.length),
+    (batch) => {
+      const starts: number[] = [];
+      let at = 1;
+      for (const row of batch) {
+        starts.push(at);
+        at += row.entries.length;
+      }
+      return sql`insert into catalog_postings (term, block, df, entries)
+      select t, b, d, substring(${Buffer.concat(batch.map((row) => row.entries))}::bytea from s for n)
+      from unnest(${batch.map((row) => row.term)}::text[], ${batch.map((row) => row.block)}::int[],
+        ${batch.map((row) => row.df)}::int[], ${starts}::int[],
+        ${batch.map((row) => row.entries.length)}::int[]) as u(t, b, d, s, n)`.execute(db);
+    },
+  );
 }

@@ -12,16 +12,44 @@ export type NewChange = Omit<CatalogChangesTable, 'id'>;
 /** Rows per multi-row statement: well under both engines' limits on bound parameters. */
 const BATCH = 200;
 
-function* batches<T>(items: Iterable<T>): Generator<T[]> {
+/** `items` in batches of at most `limit`, as measured by `size` (by default, items). */
+export function* batches<T>(
+  items: Iterable<T>,
+  limit = BATCH,
+  size: (item: T) => number = () => 1,
+): Generator<T[]> {
   let batch: T[] = [];
+  let total = 0;
   for (const item of items) {
     batch.push(item);
-    if (batch.length === BATCH) {
+    total += size(item);
+    if (total >= limit) {
       yield batch;
       batch = [];
+      total = 0;
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * Runs `write` on each batch in order, one statement in flight at a time, taking (and so
+ * computing) the next batch while the server runs the last one.
+ */
+export async function pipelined<T>(
+  items: Iterable<T[]>,
+  write: (batch: T[]) => Promise<unknown>,
+): Promise<void> {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  for (const batch of items) {
+    const written = write(batch);
+    // Awaited below; until then a failure must not count as unhandled (a failed statement
+    // aborts the transaction, so the batches after it fail as well).
+    written.catch(() => undefined);
+    await inFlight;
+    inFlight = written;
+  }
+  await inFlight;
 }
 
 /** Serialises syncs of several processes starting at once (SQLite's IMMEDIATE transaction already does). */
@@ -51,9 +79,13 @@ export async function refreshStatistics(
   else await sql`analyze catalog_listings`.execute(db);
 }
 
-export async function listingHashes(db: Db): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('catalog_listings').select(['id', 'content_hash']).execute();
-  return new Map(rows.map((row) => [row.id, row.content_hash]));
+/** Every stored listing's content hash and seq (the search index's name for it), by id. */
+export async function storedListings(db: Db): Promise<Map<string, { hash: string; seq: number }>> {
+  const rows = await db
+    .selectFrom('catalog_listings')
+    .select(['id', 'content_hash', 'seq'])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { hash: row.content_hash, seq: row.seq }]));
 }
 
 export async function listingDocuments(db: Db, ids: readonly string[]) {
@@ -84,6 +116,9 @@ const LISTING_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof ListingRow)[];
 
+/** Told each listing's seq as soon as it is written. */
+export type Saved = (id: string, seq: number) => void;
+
 /**
  * SQLite: each listing is written by a prepared statement run on the connection directly (a
  * first sync writes 100,000s of rows; SQLite runs single-row statements faster than multi-row
@@ -92,7 +127,8 @@ const LISTING_COLUMNS = [
 function saveListingsSqlite(
   sqlite: CachedSqlite,
   rows: Iterable<ListingRow>,
-  known: ReadonlySet<string>,
+  known: ReadonlyMap<string, { seq: number }>,
+  saved: Saved,
 ): void {
   const updated = LISTING_COLUMNS.filter((column) => column !== 'id' && column !== 'created_at');
   const insert = sqlite.prepare(
@@ -103,42 +139,38 @@ function saveListingsSqlite(
     `update catalog_listings set ${updated.map((column) => `${column} = ?`).join(', ')} where id = ?`,
   );
   for (const row of rows) {
-    if (known.has(row.id)) update.run(...updated.map((column) => row[column]), row.id);
-    else insert.run(LISTING_COLUMNS.map((column) => row[column]));
+    const seq = known.get(row.id)?.seq;
+    if (seq !== undefined) {
+      update.run(...updated.map((column) => row[column]), row.id);
+      saved(row.id, seq);
+    } else {
+      saved(
+        row.id,
+        Number(insert.run(LISTING_COLUMNS.map((column) => row[column])).lastInsertRowid),
+      );
+    }
   }
 }
 
-/** Every listing's id and seq (the search index's name for it). */
-export async function listingSeqs(db: Db): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('catalog_listings').select(['id', 'seq']).execute();
-  return new Map(rows.map((row) => [row.id, row.seq]));
-}
-
 /**
- * Writes new and changed listings; `known` says which ids exist
- * already. The caller holds the transaction `db`, on `store`. `rows` may be computed as they
- * are taken: on PostgreSQL the next batch is computed while the server writes the last one.
+ * Writes new and changed listings; `known` holds the stored ones. The caller holds the
+ * transaction `db`, on `store`. `rows` may be computed as they are taken, and `saved` may work
+ * on each listing written: on PostgreSQL both happen while the server writes the next batch.
  */
 export async function saveListings(
   db: Db,
   store: Store,
   rows: Iterable<ListingRow>,
-  known: ReadonlySet<string>,
+  known: ReadonlyMap<string, { seq: number }>,
+  saved: Saved,
 ): Promise<void> {
   if (store.sqlite !== undefined) {
-    saveListingsSqlite(store.sqlite, rows, known);
+    saveListingsSqlite(store.sqlite, rows, known, saved);
     return;
   }
-  let inFlight: Promise<unknown> = Promise.resolve();
-  for (const batch of batches(rows)) {
-    const written = upsertListings(db, batch);
-    // Awaited below; until then a failure must not count as unhandled (a failed statement
-    // aborts the transaction, so the batches after it fail as well).
-    written.catch(() => undefined);
-    await inFlight;
-    inFlight = written;
-  }
-  await inFlight;
+  await pipelined(batches(rows), async (batch) => {
+    for (const { id, seq } of await upsertListings(db, batch)) saved(id, seq);
+  });
 }
 
 function upsertListings(db: Db, batch: ListingRow[]) {
@@ -159,6 +191,7 @@ function upsertListings(db: Db, batch: ListingRow[]) {
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )
+    .returning(['id', 'seq'])
     .execute();
 }
 

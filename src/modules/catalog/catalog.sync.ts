@@ -12,8 +12,7 @@ import {
   deleteListings,
   insertChanges,
   listingDocuments,
-  listingHashes,
-  listingSeqs,
+  storedListings,
   lockCatalog,
   refreshStatistics,
   replaceTerms,
@@ -22,8 +21,8 @@ import {
   type NewChange,
 } from './catalog.sync.repository.js';
 import { groupsOf } from './catalog.facets.js';
-import { vocabularyOf } from './catalog.index.js';
-import { updatePostings } from './catalog.postings.js';
+import { PostingsBuilder } from './catalog.index.js';
+import { writePostings } from './catalog.postings.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { elementKey, nameKey, searchWords } from './catalog.text.js';
 
@@ -62,13 +61,6 @@ function rowOf(entry: ListingEntry, document: string, hash: string, now: string)
   };
 }
 
-/** The catalog's words that a misspelt query word may be corrected to. */
-function termsOf(entries: readonly ListingEntry[]): string[] {
-  const terms = new Set<string>();
-  for (const entry of entries) for (const word of vocabularyOf(entry)) terms.add(word);
-  return [...terms].sort();
-}
-
 function changedFields(before: string | undefined, after: ListingEntry): string[] {
   const now = after as unknown as Record<string, unknown>;
   // A new listing: every field it has is new (no need to compare each with nothing).
@@ -97,12 +89,12 @@ export async function syncCatalog(
   const changed = await store.db.transaction().execute(async (trx) => {
     await lockCatalog(trx, store.dialect);
     await setLoadedFileHash(trx, fileHash);
-    const known = await listingHashes(trx);
+    const known = await storedListings(trx);
     const written: { entry: ListingEntry; document: string; hash: string }[] = [];
     for (const entry of entries) {
       const document = JSON.stringify(entry);
       const hash = sha256(INDEX_FORMAT + document);
-      if (known.get(entry.id) !== hash) written.push({ entry, document, hash });
+      if (known.get(entry.id)?.hash !== hash) written.push({ entry, document, hash });
     }
     const kept = new Set(entries.map((entry) => entry.id));
     const removed = [...known.keys()].filter((id) => !kept.has(id));
@@ -124,21 +116,27 @@ export async function syncCatalog(
     const rows = (function* () {
       for (const { entry, document, hash } of written) yield rowOf(entry, document, hash, now);
     })();
-    await saveListings(trx, store, rows, new Set(known.keys()));
-    const seqs = await listingSeqs(trx);
-    const seqOf = (id: string) => seqs.get(id) ?? 0;
-    await updatePostings(
+    // The index of what is written, gathered as each listing is (on PostgreSQL, while the
+    // server writes the next batch); the other listings' words count for corrections too.
+    const index = new PostingsBuilder();
+    const entryOf = new Map(written.map(({ entry }) => [entry.id, entry]));
+    await saveListings(trx, store, rows, known, (id, seq) => {
+      const entry = entryOf.get(id);
+      if (entry !== undefined) index.add(entry, seq);
+    });
+    for (const entry of entries) if (!entryOf.has(entry.id)) index.observe(entry);
+    await writePostings(
       trx,
       store,
-      written.map(({ entry }) => ({ entry, seq: seqOf(entry.id) })),
+      index,
       [...before].map(([id, document]) => ({
         entry: JSON.parse(document) as ListingEntry,
-        seq: seqOf(id),
+        seq: known.get(id)?.seq ?? 0,
       })),
     );
     await deleteListings(trx, removed);
     await insertChanges(trx, store, changes);
-    await replaceTerms(trx, termsOf(entries));
+    await replaceTerms(trx, index.vocabulary());
     // What searches by filters alone are counted from, instead of counting listings.
     await setCatalogGroups(
       trx,

@@ -1,0 +1,57 @@
+// Synthetic catalogs and the timed start-up of the compiled service, for bench/search.ts and
+// bench/first-start.ts.
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { loadCatalogFile } from '../../src/modules/catalog/catalog.loader.js';
+import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
+
+/** `size` listings: the real ones, then copies with their own ids and names. */
+export function syntheticCatalog(size: number): ListingEntry[] {
+  const real = loadCatalogFile();
+  if (size <= real.length) return real.slice(0, size);
+  return Array.from({ length: size }, (_, i) => {
+    const base = real[i % real.length] as ListingEntry;
+    if (i < real.length) return base;
+    return {
+      ...base,
+      id: `${base.id}-${i}`,
+      name: `${base.name} ${i}`,
+      // An alias may not be another listing's id or name (the original's, here).
+      aliases: base.aliases?.filter(
+        (alias) => ![base.id, base.name.toLowerCase()].includes(alias.toLowerCase()),
+      ),
+      summary: `${base.summary.slice(0, 180)} (copy ${i})`,
+    };
+  });
+}
+
+/**
+ * What a server's start does with the catalog, timed in a process of its own running the
+ * compiled service (as `npm start` does; not in the benchmark's, whose heap holds the synthetic
+ * catalog): migrate, then load the file. Milliseconds, and the process's CPU milliseconds.
+ */
+export async function startUp(url: string, file: string): Promise<{ ms: number; cpuMs: number }> {
+  const script = `
+    import { loadConfig } from './dist/config.js';
+    import { openStore } from './dist/db/database.js';
+    import { migrateToLatest } from './dist/db/migrate.js';
+    import { seedCatalogFile } from './dist/modules/catalog/catalog.seeder.js';
+    const store = openStore(loadConfig(process.env));
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await migrateToLatest(store);
+    await seedCatalogFile(store, process.env.BENCH_CATALOG_FILE);
+    const used = process.cpuUsage(cpu);
+    console.log(JSON.stringify({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }));
+    await store.close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent', BENCH_CATALOG_FILE: file },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`the start-up process exited with ${String(code)}`);
+  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as { ms: number; cpuMs: number };
+}
