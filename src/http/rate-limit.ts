@@ -57,7 +57,7 @@ const waitOf = (seconds: number): string => {
 };
 
 /** At most this many keys counted at once in memory (the plugin's own store keeps as many). */
-const MAX_COUNTED_KEYS = 5000;
+export const MAX_COUNTED_KEYS = 5000;
 
 /**
  * The game's per-minute counters when this process counts alone (no Redis): the plugin's fixed
@@ -67,7 +67,7 @@ const MAX_COUNTED_KEYS = 5000;
  * ended are dropped from its front as windows start, and beyond `MAX_COUNTED_KEYS` the oldest
  * window goes. Throws the 429 itself; returns nothing to wait for.
  */
-function countedInMemory(
+export function countedInMemory(
   max: number,
   windowMs: number,
   keyOf: (request: FastifyRequest) => string,
