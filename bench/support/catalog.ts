@@ -3,28 +3,7 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { loadCatalogFile } from '../../src/modules/catalog/catalog.loader.js';
-import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
-
-/** `size` listings: the real ones, then copies with their own ids and names. */
-export function syntheticCatalog(size: number): ListingEntry[] {
-  const real = loadCatalogFile();
-  if (size <= real.length) return real.slice(0, size);
-  return Array.from({ length: size }, (_, i) => {
-    const base = real[i % real.length] as ListingEntry;
-    if (i < real.length) return base;
-    return {
-      ...base,
-      id: `${base.id}-${i}`,
-      name: `${base.name} ${i}`,
-      // An alias may not be another listing's id or name (the original's, here).
-      aliases: base.aliases?.filter(
-        (alias) => ![base.id, base.name.toLowerCase()].includes(alias.toLowerCase()),
-      ),
-      summary: `${base.summary.slice(0, 180)} (copy ${i})`,
-    };
-  });
-}
+export { syntheticCatalog } from '../../test/helpers/synthetic-catalog.js';
 
 /**
  * What a server's start does with the catalog, timed in a process of its own running the

@@ -15,6 +15,7 @@ import * as scoreShards from './0012_score_shards.js';
 import * as gameV3 from './0013_game_v3.js';
 import * as catalogV2 from './0014_catalog_v2.js';
 import * as searchV2 from './0015_search_v2.js';
+import * as catalogCompression from './0016_catalog_compression.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -41,6 +42,7 @@ const all: Record<string, DialectMigration> = {
   '0013_game_v3': gameV3,
   '0014_catalog_v2': catalogV2,
   '0015_search_v2': searchV2,
+  '0016_catalog_compression': catalogCompression,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

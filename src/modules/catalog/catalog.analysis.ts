@@ -12,7 +12,8 @@ import {
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
 import { groupsOf, summarise, type Facets } from './catalog.facets.js';
-import { decodePostings, exactTerm } from './catalog.index.js';
+import { exactTerm } from './catalog.index.js';
+import { decodePostings } from './catalog.posting-list.js';
 import { rank, type TermPostings } from './catalog.rank.js';
 import { MAX_RANKED, type Field } from './catalog.ranking.js';
 import { closeEnough, elementKey, stem } from './catalog.text.js';

@@ -3,7 +3,9 @@
 
 import type { ListingEntry } from './catalog.schemas.js';
 import { FIELD_NAMES, FIELDS, STATUS_WEIGHTS, type Field } from './catalog.ranking.js';
-import { nameKey, searchWords, stem } from './catalog.text.js';
+import { nameKey, stem } from './catalog.text.js';
+import { PostingList } from './catalog.posting-list.js';
+import { grown, WordTable } from './catalog.words.js';
 
 /** BM25's term-frequency saturation. */
 const K1 = 1.2;
@@ -35,92 +37,16 @@ function fieldTexts(entry: ListingEntry): Record<Field, string[]> {
   };
 }
 
-/** Bytes per stored posting: the listing's seq (u32), weight (f32), mask (u16). */
-const ENTRY = 10;
-
-type Growable = Uint32Array | Float32Array | Uint16Array | Float64Array;
-
-/** A typed array twice as long, starting with `from`'s elements. */
-function grown<T extends Growable>(from: T): T {
-  const to = new (from.constructor as new (length: number) => T)(from.length * 2);
-  to.set(from);
-  return to;
-}
-
-/** One term's postings as they are gathered, in typed arrays that grow (no object per posting). */
-export class PostingList {
-  length = 0;
-  seqs = new Uint32Array(4);
-  weights = new Float32Array(4);
-  masks = new Uint16Array(4);
-
-  push(seq: number, weight: number, mask: number): void {
-    if (this.length === this.seqs.length) {
-      this.seqs = grown(this.seqs);
-      this.weights = grown(this.weights);
-      this.masks = grown(this.masks);
-    }
-    this.seqs[this.length] = seq;
-    this.weights[this.length] = weight;
-    this.masks[this.length] = mask;
-    this.length++;
-  }
-
-  /** The postings as stored: heaviest first, then by seq (the order a query reads them in). */
-  encode(): Buffer {
-    const { length, seqs, weights, masks } = this;
-    const order = this.order();
-    const bytes = Buffer.allocUnsafe(length * ENTRY);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < length; i++) {
-      const j = order[i] ?? 0;
-      view.setUint32(i * ENTRY, seqs[j] ?? 0, true);
-      view.setFloat32(i * ENTRY + 4, weights[j] ?? 0, true);
-      view.setUint16(i * ENTRY + 8, masks[j] ?? 0, true);
-    }
-    return bytes;
-  }
-
-  /**
-   * Positions by weight (descending), then seq. Gathered in seq order (as a load adds them),
-   * each posting's key is its weight's bits, inverted, above its position: a typed array of
-   * such numbers sorts natively, without a comparator called for every pair.
-   */
-  private order(): Uint32Array {
-    const { length, seqs, weights } = this;
-    const order = new Uint32Array(length);
-    let ascending = length < POSITIONS;
-    for (let i = 0; i < length; i++) {
-      order[i] = i;
-      if ((i > 0 && (seqs[i] ?? 0) <= (seqs[i - 1] ?? 0)) || !((weights[i] ?? 0) > 0))
-        ascending = false;
-    }
-    if (length < 2) return order;
-    if (!ascending)
-      return order.sort(
-        (a, b) => (weights[b] ?? 0) - (weights[a] ?? 0) || (seqs[a] ?? 0) - (seqs[b] ?? 0),
-      );
-    // Weights are positive float32s, whose bits (below 2^31) order as the numbers do.
-    const bits = new Uint32Array(weights.buffer, weights.byteOffset, length);
-    const keys = new Float64Array(length);
-    for (let i = 0; i < length; i++) keys[i] = (0x7fffffff - (bits[i] ?? 0)) * POSITIONS + i;
-    keys.sort();
-    for (let i = 0; i < length; i++) order[i] = (keys[i] ?? 0) % POSITIONS;
-    return order;
-  }
-}
-
-/** Positions a sort key holds below a weight's 31 bits (2^22: the key stays below 2^53). */
-const POSITIONS = 2 ** 22;
-
 /**
  * The postings of many listings, gathered term by term. Each distinct word is stemmed and
  * looked up once (a catalog repeats a few thousand words millions of times); a listing's term
  * frequencies are summed in arrays indexed by term, not in a map of objects.
  */
 export class PostingsBuilder {
-  /** Each word seen in a listing given to add() or observe(), and its term's number (-1: none yet). */
-  private readonly words = new Map<string, number>();
+  /** Each word seen in a listing given to add() or observe(). */
+  private readonly words = new WordTable();
+  /** By word number: its term's number (-1: none yet). */
+  private termOfWord = new Int32Array(1024).fill(-1);
   private readonly numbers = new Map<string, number>();
   /** By term number: the term and its postings. */
   readonly terms: string[] = [];
@@ -150,11 +76,23 @@ export class PostingsBuilder {
     return number;
   }
 
-  private wordNumber(word: string): number {
-    let number = this.words.get(word);
-    if (number === undefined || number < 0)
-      this.words.set(word, (number = this.termNumber(stem(word))));
-    return number;
+  private termOfWordNumber(word: number): number {
+    while (word >= this.termOfWord.length) {
+      const more = new Int32Array(this.termOfWord.length * 2).fill(-1);
+      more.set(this.termOfWord);
+      this.termOfWord = more;
+    }
+    let term = this.termOfWord[word] ?? -1;
+    if (term < 0)
+      this.termOfWord[word] = term = this.termNumber(stem(this.words.words[word] ?? ''));
+    return term;
+  }
+
+  /** The words of a field's texts, in `words.found` up to the returned end. */
+  private scan(texts: readonly string[]): number {
+    let end = 0;
+    for (const text of texts) end = this.words.scan(text, end);
+    return end;
   }
 
   /** Adds a listing's postings: each term's saturated, weighted frequency, and its fields. */
@@ -166,10 +104,10 @@ export class PostingsBuilder {
     const texts = fieldTexts(entry);
     for (const [bit, field] of FIELD_NAMES.entries()) {
       const { weight, length, b } = FIELDS[field];
-      const words = searchWords(texts[field].join(' . '));
-      const norm = weight / (1 - b + (b * Math.max(words.length, 1)) / length);
-      for (const word of words) {
-        const term = this.wordNumber(word);
+      const count = this.scan(texts[field]);
+      const norm = weight / (1 - b + (b * Math.max(count, 1)) / length);
+      for (let i = 0; i < count; i++) {
+        const term = this.termOfWordNumber(this.words.found[i] ?? 0);
         if (this.seen[term] !== stamp) {
           this.seen[term] = stamp;
           this.frequency[term] = 0;
@@ -197,37 +135,92 @@ export class PostingsBuilder {
 
   /** Records a listing's words (for the vocabulary) without adding its postings or terms. */
   observe(entry: ListingEntry): void {
-    for (const texts of Object.values(fieldTexts(entry)))
-      for (const word of searchWords(texts.join(' . ')))
-        if (!this.words.has(word)) this.words.set(word, -1);
+    for (const texts of Object.values(fieldTexts(entry))) this.scan(texts);
   }
 
   /** The words a misspelt query word may be corrected to: the listings' words of 4+ letters. */
   vocabulary(): string[] {
-    return [...this.words.keys()]
-      .filter((word) => word.length >= 4 && /^[a-z]+$/.test(word))
-      .sort();
+    return this.words.words.filter((word) => word.length >= 4 && /^[a-z]+$/.test(word)).sort();
+  }
+
+  /**
+   * Renames each listing added under a stand-in seq (its position, from 1) to `seqs[position -
+   * 1]`, and drops the postings of those whose new seq is 0 (their words stay in the vocabulary,
+   * as if they had been observed).
+   */
+  renumber(seqs: Uint32Array): void {
+    for (const list of this.lists) {
+      let kept = 0;
+      for (let i = 0; i < list.length; i++) {
+        const seq = seqs[(list.seqs[i] ?? 0) - 1] ?? 0;
+        if (seq === 0) continue;
+        list.seqs[kept] = seq;
+        list.weights[kept] = list.weights[i] ?? 0;
+        list.masks[kept] = list.masks[i] ?? 0;
+        kept++;
+      }
+      list.length = kept;
+    }
+    this.added.length = 0;
+    for (const seq of seqs) if (seq > 0) this.added.push(seq);
+  }
+
+  /**
+   * What was gathered, in a few arrays that pass to another thread without a copy; terms
+   * without postings are left out.
+   */
+  pack(): PackedIndex {
+    const numbers = this.terms.flatMap((_, number) =>
+      (this.lists[number]?.length ?? 0) > 0 ? [number] : [],
+    );
+    const lengths = Uint32Array.from(numbers, (number) => this.lists[number]?.length ?? 0);
+    const total = lengths.reduce((sum, length) => sum + length, 0);
+    const packed = {
+      words: this.words.words,
+      terms: numbers.map((number) => this.terms[number] ?? ''),
+      lengths,
+      seqs: new Uint32Array(total),
+      weights: new Float32Array(total),
+      masks: new Uint16Array(total),
+      added: Uint32Array.from(this.added),
+    };
+    let at = 0;
+    for (const number of numbers) {
+      const list = this.lists[number] as PostingList;
+      packed.seqs.set(list.seqs.subarray(0, list.length), at);
+      packed.weights.set(list.weights.subarray(0, list.length), at);
+      packed.masks.set(list.masks.subarray(0, list.length), at);
+      at += list.length;
+    }
+    return packed;
+  }
+
+  /** The builder that packed `packed`, to go on adding to. */
+  static unpack(packed: PackedIndex): PostingsBuilder {
+    const index = new PostingsBuilder();
+    for (const word of packed.words) index.words.number(word);
+    let at = 0;
+    for (const [number, term] of packed.terms.entries()) {
+      const list = index.lists[index.termNumber(term)] as PostingList;
+      const length = packed.lengths[number] ?? 0;
+      list.length = length;
+      list.seqs = packed.seqs.subarray(at, at + length);
+      list.weights = packed.weights.subarray(at, at + length);
+      list.masks = packed.masks.subarray(at, at + length);
+      at += length;
+    }
+    for (const seq of packed.added) index.added.push(seq);
+    return index;
   }
 }
 
-/** A stored block's postings, as typed arrays (no object per posting). */
-export function decodePostings(bytes: Uint8Array): {
-  seqs: Uint32Array;
-  weights: Float32Array;
-  masks: Uint16Array;
-} {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const length = Math.floor(bytes.byteLength / ENTRY);
-  const seqs = new Uint32Array(length);
-  const weights = new Float32Array(length);
-  const masks = new Uint16Array(length);
-  for (let i = 0; i < length; i++) {
-    seqs[i] = view.getUint32(i * ENTRY, true);
-    weights[i] = view.getFloat32(i * ENTRY + 4, true);
-    masks[i] = view.getUint16(i * ENTRY + 8, true);
-  }
-  return { seqs, weights, masks };
+/** A PostingsBuilder's postings and words (`pack`): each term's list is `lengths[term]` long. */
+export interface PackedIndex {
+  words: string[];
+  terms: string[];
+  lengths: Uint32Array<ArrayBuffer>;
+  seqs: Uint32Array<ArrayBuffer>;
+  weights: Float32Array<ArrayBuffer>;
+  masks: Uint16Array<ArrayBuffer>;
+  added: Uint32Array<ArrayBuffer>;
 }
-
-/** Bytes of `count` postings (to cut an encoded list into blocks). */
-export const postingBytes = (count: number): number => count * ENTRY;

@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import type { Store } from '../../db/database.js';
 import type { Db } from '../../db/schema.js';
-import { decodePostings, postingBytes, PostingsBuilder } from './catalog.index.js';
+import { PostingsBuilder } from './catalog.index.js';
+import { decodePostings, postingBytes } from './catalog.posting-list.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { batches, pipelined } from './catalog.sync.repository.js';
 
@@ -69,8 +70,13 @@ interface BlockRow {
   entries: Buffer;
 }
 
+/** Each term's blocks, in the order of the table's key: inserted in order, they append. */
 function* blocksOf(index: PostingsBuilder): Generator<BlockRow> {
-  for (const [number, term] of index.terms.entries()) {
+  const { terms } = index;
+  const order = terms.map((_, number) => number);
+  order.sort((a, b) => ((terms[a] ?? '') < (terms[b] ?? '') ? -1 : 1));
+  for (const number of order) {
+    const term = terms[number] ?? '';
     const list = index.lists[number];
     const df = list?.length ?? 0;
     if (list === undefined || df === 0) continue;

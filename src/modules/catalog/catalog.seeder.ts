@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Seeder, Store } from '../../db/database.js';
+import { indexFileInWorker, WORKER_FILE_BYTES } from './catalog.indexing.js';
 import { CATALOG_DATA_FILE, catalogFromJson } from './catalog.loader.js';
 import { catalogFileHash, loadedCatalogHash, syncCatalog } from './catalog.sync.js';
 
@@ -11,7 +12,13 @@ export async function seedCatalogFile(store: Store, file: URL | string): Promise
   const bytes = readFileSync(file);
   const hash = catalogFileHash(bytes);
   if ((await loadedCatalogHash(store)) === hash) return;
-  await syncCatalog(store, catalogFromJson(bytes.toString('utf8')), hash);
+  // A large file's index is gathered on another thread while this one checks and writes.
+  const indexer = bytes.length >= WORKER_FILE_BYTES ? indexFileInWorker(bytes) : undefined;
+  try {
+    await syncCatalog(store, catalogFromJson(bytes.toString('utf8')), hash, indexer);
+  } finally {
+    indexer?.stop();
+  }
 }
 
 /** Loads the shipped catalog file. */

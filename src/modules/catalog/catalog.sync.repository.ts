@@ -6,7 +6,7 @@ import type { CachedSqlite } from '../../db/sqlite-connection.js';
 import type { Db } from '../../db/schema.js';
 import type { CatalogChangesTable, CatalogListingsTable } from './catalog.tables.js';
 
-export type ListingRow = Omit<CatalogListingsTable, 'seq'>;
+export type ListingRow = Omit<CatalogListingsTable, 'seq'> & { seq: number };
 export type NewChange = Omit<CatalogChangesTable, 'id'>;
 
 /** Rows per multi-row statement: well under both engines' limits on bound parameters. */
@@ -102,6 +102,7 @@ export async function listingDocuments(db: Db, ids: readonly string[]) {
 }
 
 const LISTING_COLUMNS = [
+  'seq',
   'id',
   'kind',
   'document',
@@ -116,8 +117,33 @@ const LISTING_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof ListingRow)[];
 
-/** Told each listing's seq as soon as it is written. */
-export type Saved = (id: string, seq: number) => void;
+/** What a stored listing's row takes from the data again (not its seq, id or creation time). */
+const UPDATED_COLUMNS = LISTING_COLUMNS.filter(
+  (column) => column !== 'seq' && column !== 'id' && column !== 'created_at',
+);
+
+/**
+ * The seqs of `count` new listings, in order: the next after the stored ones on SQLite (as its
+ * rowids would be), the next of the column's sequence on PostgreSQL.
+ */
+export async function newSeqs(
+  db: Db,
+  dialect: Dialect,
+  known: ReadonlyMap<string, { seq: number }>,
+  count: number,
+): Promise<number[]> {
+  if (count === 0) return [];
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{
+      seq: string;
+    }>`select nextval(pg_get_serial_sequence('catalog_listings', 'seq')) as seq
+      from generate_series(1, ${count})`.execute(db);
+    return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+  }
+  let last = 0;
+  for (const { seq } of known.values()) last = Math.max(last, seq);
+  return Array.from({ length: count }, (_, i) => last + 1 + i);
+}
 
 /**
  * SQLite: each listing is written by a prepared statement run on the connection directly (a
@@ -127,50 +153,37 @@ export type Saved = (id: string, seq: number) => void;
 function saveListingsSqlite(
   sqlite: CachedSqlite,
   rows: Iterable<ListingRow>,
-  known: ReadonlyMap<string, { seq: number }>,
-  saved: Saved,
+  known: ReadonlyMap<string, unknown>,
 ): void {
-  const updated = LISTING_COLUMNS.filter((column) => column !== 'id' && column !== 'created_at');
   const insert = sqlite.prepare(
     `insert into catalog_listings (${LISTING_COLUMNS.join(', ')})
      values (${LISTING_COLUMNS.map(() => '?').join(', ')})`,
   );
   const update = sqlite.prepare(
-    `update catalog_listings set ${updated.map((column) => `${column} = ?`).join(', ')} where id = ?`,
+    `update catalog_listings set ${UPDATED_COLUMNS.map((column) => `${column} = ?`).join(', ')} where id = ?`,
   );
   for (const row of rows) {
-    const seq = known.get(row.id)?.seq;
-    if (seq !== undefined) {
-      update.run(...updated.map((column) => row[column]), row.id);
-      saved(row.id, seq);
-    } else {
-      saved(
-        row.id,
-        Number(insert.run(LISTING_COLUMNS.map((column) => row[column])).lastInsertRowid),
-      );
-    }
+    if (known.has(row.id)) update.run(...UPDATED_COLUMNS.map((column) => row[column]), row.id);
+    else insert.run(LISTING_COLUMNS.map((column) => row[column]));
   }
 }
 
 /**
- * Writes new and changed listings; `known` holds the stored ones. The caller holds the
- * transaction `db`, on `store`. `rows` may be computed as they are taken, and `saved` may work
- * on each listing written: on PostgreSQL both happen while the server writes the next batch.
+ * Writes new and changed listings, each under its seq; `known` holds the stored ones. The caller
+ * holds the transaction `db`, on `store`. `rows` may be computed as they are taken: on
+ * PostgreSQL, while the server writes the last batch.
  */
 export async function saveListings(
   db: Db,
   store: Store,
   rows: Iterable<ListingRow>,
-  known: ReadonlyMap<string, { seq: number }>,
-  saved: Saved,
+  known: ReadonlyMap<string, unknown>,
 ): Promise<void> {
   if (store.sqlite !== undefined) {
-    saveListingsSqlite(store.sqlite, rows, known, saved);
+    saveListingsSqlite(store.sqlite, rows, known);
     return;
   }
-  await pipelined(batches(rows), async (batch) => {
-    for (const { id, seq } of await upsertListings(db, batch)) saved(id, seq);
-  });
+  await pipelined(batches(rows), (batch) => upsertListings(db, batch));
 }
 
 function upsertListings(db: Db, batch: ListingRow[]) {
@@ -191,7 +204,6 @@ function upsertListings(db: Db, batch: ListingRow[]) {
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )
-    .returning(['id', 'seq'])
     .execute();
 }
 

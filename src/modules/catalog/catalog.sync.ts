@@ -8,12 +8,14 @@ import {
   setCatalogVersion,
   setLoadedFileHash,
 } from './catalog.repository.js';
+import { createIndexes, dropIndexes, withPageCache } from '../../db/bulk.js';
 import {
   deleteListings,
   insertChanges,
   listingDocuments,
   storedListings,
   lockCatalog,
+  newSeqs,
   refreshStatistics,
   replaceTerms,
   saveListings,
@@ -21,7 +23,7 @@ import {
   type NewChange,
 } from './catalog.sync.repository.js';
 import { groupsOf } from './catalog.facets.js';
-import { PostingsBuilder } from './catalog.index.js';
+import { indexEntries, type FileIndexer } from './catalog.indexing.js';
 import { writePostings } from './catalog.postings.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { elementKey, nameKey, searchWords } from './catalog.text.js';
@@ -34,6 +36,12 @@ const sha256 = (text: string) => hash('sha256', text, 'hex');
  */
 const INDEX_FORMAT = 'search-3';
 
+/** Tables whose secondary indexes a first load builds after writing its rows. */
+const BULK_TABLES = ['catalog_listings', 'catalog_changes'];
+
+/** SQLite: the writing connection's page cache during a sync (its default is 2 MiB). */
+const PAGE_CACHE_MIB = 256;
+
 /** The hash of a catalog file's bytes, as stored once the file is loaded. */
 export const catalogFileHash = (bytes: Buffer): string =>
   createHash('sha256').update(INDEX_FORMAT).update(bytes).digest('hex');
@@ -43,9 +51,16 @@ export async function loadedCatalogHash(store: Store): Promise<string | undefine
   return (await loadedFileHash(store.db)) ?? undefined;
 }
 
-function rowOf(entry: ListingEntry, document: string, hash: string, now: string): ListingRow {
+function rowOf(
+  entry: ListingEntry,
+  seq: number,
+  document: string,
+  hash: string,
+  now: string,
+): ListingRow {
   const aliases = entry.aliases ?? [];
   return {
+    seq,
     id: entry.id,
     kind: entry.kind,
     document,
@@ -78,80 +93,97 @@ function changedFields(before: string | undefined, after: ListingEntry): string[
  * Makes the database's catalog equal to `entries`: new and changed listings are written (their
  * `updated_at` moves, a change is recorded), unchanged ones are left alone, listings no longer in
  * the data are removed. Only what changed is written, in batches. Idempotent, and safe when
- * several processes start at once. `fileHash` records which file the catalog now holds.
+ * several processes start at once. `fileHash` records which file the catalog now holds;
+ * `indexer`, when given, is gathering the index of the file's listings (`entries`) meanwhile.
  */
 export async function syncCatalog(
   store: Store,
   entries: readonly ListingEntry[],
   fileHash: string | null = null,
+  indexer?: FileIndexer,
 ): Promise<void> {
   const now = new Date().toISOString();
-  const changed = await store.db.transaction().execute(async (trx) => {
-    await lockCatalog(trx, store.dialect);
-    await setLoadedFileHash(trx, fileHash);
-    const known = await storedListings(trx);
-    const written: { entry: ListingEntry; document: string; hash: string }[] = [];
-    for (const entry of entries) {
-      const document = JSON.stringify(entry);
-      const hash = sha256(INDEX_FORMAT + document);
-      if (known.get(entry.id)?.hash !== hash) written.push({ entry, document, hash });
-    }
-    const kept = new Set(entries.map((entry) => entry.id));
-    const removed = [...known.keys()].filter((id) => !kept.has(id));
-    if (written.length === 0 && removed.length === 0) return 0;
+  const changed = await store.db.transaction().execute((trx) =>
+    withPageCache(trx, store.dialect, PAGE_CACHE_MIB, async () => {
+      await lockCatalog(trx, store.dialect);
+      await setLoadedFileHash(trx, fileHash);
+      const known = await storedListings(trx);
+      const written: { entry: ListingEntry; document: string; hash: string }[] = [];
+      for (const entry of entries) {
+        const document = JSON.stringify(entry);
+        const hash = sha256(INDEX_FORMAT + document);
+        if (known.get(entry.id)?.hash !== hash) written.push({ entry, document, hash });
+      }
+      const kept = new Set(entries.map((entry) => entry.id));
+      const removed = [...known.keys()].filter((id) => !kept.has(id));
+      if (written.length === 0 && removed.length === 0) return 0;
 
-    const before = await listingDocuments(trx, [
-      ...written.filter(({ entry }) => known.has(entry.id)).map(({ entry }) => entry.id),
-      ...removed,
-    ]);
-    const changes: NewChange[] = written.map(({ entry }) => ({
-      listing_id: entry.id,
-      change: known.has(entry.id) ? 'changed' : 'added',
-      fields: JSON.stringify(changedFields(before.get(entry.id), entry)),
-      changed_at: now,
-    }));
-    for (const id of removed) {
-      changes.push({ listing_id: id, change: 'removed', fields: '[]', changed_at: now });
-    }
-    const rows = (function* () {
-      for (const { entry, document, hash } of written) yield rowOf(entry, document, hash, now);
-    })();
-    // The index of what is written, gathered as each listing is (on PostgreSQL, while the
-    // server writes the next batch); the other listings' words count for corrections too.
-    const index = new PostingsBuilder();
-    const entryOf = new Map(written.map(({ entry }) => [entry.id, entry]));
-    await saveListings(trx, store, rows, known, (id, seq) => {
-      const entry = entryOf.get(id);
-      if (entry !== undefined) index.add(entry, seq);
-    });
-    for (const entry of entries) if (!entryOf.has(entry.id)) index.observe(entry);
-    await writePostings(
-      trx,
-      store,
-      index,
-      [...before].map(([id, document]) => ({
-        entry: JSON.parse(document) as ListingEntry,
-        seq: known.get(id)?.seq ?? 0,
-      })),
-    );
-    await deleteListings(trx, removed);
-    await insertChanges(trx, store, changes);
-    await replaceTerms(trx, index.vocabulary());
-    // What searches by filters alone are counted from, instead of counting listings.
-    await setCatalogGroups(
-      trx,
-      groupsOf(
-        entries.map((entry) => ({
-          kind: entry.kind,
-          categories_key: elementKey(entry.categories),
-          protocols_key: elementKey(entry.protocols),
-          status: entry.status,
-          license_kind: entry.provenance.license_kind,
+      const before = await listingDocuments(trx, [
+        ...written.filter(({ entry }) => known.has(entry.id)).map(({ entry }) => entry.id),
+        ...removed,
+      ]);
+      const changes: NewChange[] = written.map(({ entry }) => ({
+        listing_id: entry.id,
+        change: known.has(entry.id) ? 'changed' : 'added',
+        fields: JSON.stringify(changedFields(before.get(entry.id), entry)),
+        changed_at: now,
+      }));
+      for (const id of removed) {
+        changes.push({ listing_id: id, change: 'removed', fields: '[]', changed_at: now });
+      }
+      // A stored listing keeps its seq, a new one takes the next: known before anything is
+      // written, so that an indexer on another thread can finish while the rows are written.
+      const added = written.filter(({ entry }) => !known.has(entry.id)).length;
+      const fresh = await newSeqs(trx, store.dialect, known, added);
+      const seqOf = new Map<string, number>();
+      let next = 0;
+      for (const { entry } of written)
+        seqOf.set(entry.id, known.get(entry.id)?.seq ?? (fresh[next++] as number));
+      const seqs = Uint32Array.from(entries, (entry) => seqOf.get(entry.id) ?? 0);
+      const indexing = indexer?.finish(seqs) ?? Promise.resolve(indexEntries(entries, seqs));
+      // Awaited below; a failed write meanwhile must not leave its failure unhandled.
+      indexing.catch(() => undefined);
+      // A first load (nothing stored yet) builds the indexes once, after the rows are in.
+      const rebuilt = known.size === 0 ? await dropIndexes(trx, store.dialect, BULK_TABLES) : [];
+      await saveListings(
+        trx,
+        store,
+        (function* () {
+          for (const { entry, document, hash } of written)
+            yield rowOf(entry, seqOf.get(entry.id) ?? 0, document, hash, now);
+        })(),
+        known,
+      );
+      const index = await indexing;
+      await writePostings(
+        trx,
+        store,
+        index,
+        [...before].map(([id, document]) => ({
+          entry: JSON.parse(document) as ListingEntry,
+          seq: known.get(id)?.seq ?? 0,
         })),
-      ),
-    );
-    await setCatalogVersion(trx, randomUUID());
-    return written.length + removed.length;
-  });
+      );
+      await deleteListings(trx, removed);
+      await insertChanges(trx, store, changes);
+      await createIndexes(trx, rebuilt);
+      await replaceTerms(trx, index.vocabulary());
+      // What searches by filters alone are counted from, instead of counting listings.
+      await setCatalogGroups(
+        trx,
+        groupsOf(
+          entries.map((entry) => ({
+            kind: entry.kind,
+            categories_key: elementKey(entry.categories),
+            protocols_key: elementKey(entry.protocols),
+            status: entry.status,
+            license_kind: entry.provenance.license_kind,
+          })),
+        ),
+      );
+      await setCatalogVersion(trx, randomUUID());
+      return written.length + removed.length;
+    }),
+  );
   await refreshStatistics(store.db, store.dialect, changed, entries.length);
 }

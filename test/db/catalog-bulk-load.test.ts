@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/db/database.js';
+import { WORKER_FILE_BYTES } from '../../src/modules/catalog/catalog.indexing.js';
+import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
+import { seedCatalogFile } from '../../src/modules/catalog/catalog.seeder.js';
+import { syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
+import { suiteStore, testDialects } from '../helpers/databases.js';
+import { syntheticCatalog } from '../helpers/synthetic-catalog.js';
+
+/** `size` listings; a few copies' summaries have accented words (read by the slower path). */
+const largeCatalog = (size: number): ListingEntry[] =>
+  syntheticCatalog(size).map((entry, i) =>
+    i % 5 === 1 ? { ...entry, summary: `${entry.summary} Café édition.` } : entry,
+  );
+
+/** What a sync stored, in a stable order (the search index by term and block). */
+async function stored(store: Store) {
+  const { db } = store;
+  const postings = await sql<{ term: string; block: number; df: number; entries: Uint8Array }>`
+    select term, block, df, entries from catalog_postings order by term, block`.execute(db);
+  const terms = await sql<{ term: string }>`select term from catalog_terms order by term`.execute(
+    db,
+  );
+  // PostgreSQL's bigint seq arrives as a string.
+  const listings = await sql<{
+    seq: number | string;
+    id: string;
+    document: string;
+    names_key: string;
+  }>`
+    select seq, id, document, names_key from catalog_listings order by seq`.execute(db);
+  return {
+    postings: postings.rows.map((row) => ({
+      ...row,
+      entries: Buffer.from(row.entries).toString('base64'),
+    })),
+    terms: terms.rows.map((row) => row.term),
+    listings: listings.rows.map((row) => ({ ...row, seq: Number(row.seq) })),
+  };
+}
+
+async function indexDefinitions(store: Store): Promise<string[]> {
+  const { rows } =
+    store.dialect === 'postgres'
+      ? await sql<{ definition: string }>`select indexdef as definition from pg_indexes
+          where tablename like 'catalog%' order by indexname`.execute(store.db)
+      : await sql<{ definition: string | null }>`select coalesce(sql, name) as definition
+          from sqlite_master where type = 'index' and tbl_name like 'catalog%'
+          order by name`.execute(store.db);
+  return rows.map((row) => String(row.definition));
+}
+
+/**
+ * A catalog file of a megabyte or more has its search index gathered on another thread while
+ * the listings are checked and written, and a first load builds the listing indexes after the
+ * rows. Neither may change what is stored: the same listings, postings and vocabulary as the
+ * same entries synced in one thread, on a first load and on a load that changes some listings.
+ */
+describe.each(testDialects)('a large catalog file (%s)', (dialect) => {
+  const fromFile = suiteStore(dialect);
+  const inThread = suiteStore(dialect);
+  const directory = mkdtempSync(join(tmpdir(), 'bazaar-bulk-'));
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const first = largeCatalog(800);
+  // Some listings changed, some removed, some new.
+  const second = [
+    ...first
+      .filter((_, i) => i % 9 !== 4)
+      .map((entry, i) =>
+        i % 7 === 0 ? { ...entry, description: `${entry.description} Now with webhooks.` } : entry,
+      ),
+    ...largeCatalog(900).slice(800),
+  ];
+
+  const load = async (entries: ListingEntry[], name: string) => {
+    const file = join(directory, name);
+    writeFileSync(file, JSON.stringify(entries));
+    await seedCatalogFile(fromFile(), file);
+    await syncCatalog(inThread(), entries);
+  };
+
+  it('should store the same listings and index as a sync in one thread', async () => {
+    expect(JSON.stringify(first).length).toBeGreaterThan(WORKER_FILE_BYTES);
+    const indexes = await indexDefinitions(fromFile());
+    await load(first, 'first.json');
+    const loaded = await stored(fromFile());
+    expect(loaded.listings).toHaveLength(800);
+    expect(loaded.listings.map((row) => row.seq)).toEqual(
+      Array.from({ length: 800 }, (_, i) => i + 1),
+    );
+    expect(loaded.postings.length).toBeGreaterThan(800);
+    expect(loaded.terms).toContain('webhook');
+    expect(loaded).toEqual(await stored(inThread()));
+    // The indexes dropped for the first load are back, as the migrations made them.
+    expect(await indexDefinitions(fromFile())).toEqual(indexes);
+
+    await load(second, 'second.json');
+    const changed = await stored(fromFile());
+    expect(changed.listings).toHaveLength(second.length);
+    // New listings take the seqs after the last one, with no gap.
+    expect(changed.listings.at(-1)?.seq).toBe(900);
+    expect(changed).toEqual(await stored(inThread()));
+    expect(changed.postings).not.toEqual(loaded.postings);
+  });
+
+  it.runIf(dialect === 'sqlite')('should give the page cache back after a sync', async () => {
+    const cache = async () =>
+      (await sql<{ cache_size: number }>`pragma cache_size`.execute(fromFile().db)).rows[0];
+    const before = await cache();
+    await syncCatalog(fromFile(), first);
+    expect(await cache()).toEqual(before);
+  });
+
+  it.runIf(dialect === 'postgres')('should compress documents and postings with LZ4', async () => {
+    const { rows } = await sql<{ attname: string; attcompression: string }>`
+        select attname, attcompression from pg_attribute
+        where (attrelid, attname) in (('catalog_listings'::regclass, 'document'),
+          ('catalog_postings'::regclass, 'entries')) order by attname`.execute(fromFile().db);
+    expect(rows).toEqual([
+      { attname: 'document', attcompression: 'l' },
+      { attname: 'entries', attcompression: 'l' },
+    ]);
+  });
+});
