@@ -65,7 +65,9 @@ export function indexFileInWorker(bytes: Uint8Array): FileIndexer {
 
 /** The compiled worker; from the TypeScript sources (tests, `npm run dev`), through tsx. */
 function startWorker(bytes: Uint8Array): Worker {
-  const options = { workerData: { bytes } };
+  // No flags of this process's command line: some (`--input-type`, `--eval`) are refused by a
+  // worker, and it needs none.
+  const options = { workerData: { bytes }, execArgv: [] };
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./catalog.index.worker.js', import.meta.url), options);
   const tsx = import.meta.resolve('tsx/esm/api');
