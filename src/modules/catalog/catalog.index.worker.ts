@@ -6,9 +6,13 @@ import { PostingsBuilder } from './catalog.index.js';
 import type { ListingEntry } from './catalog.schemas.js';
 
 function indexFile({ bytes }: { bytes: Uint8Array }): PostingsBuilder {
-  const entries = JSON.parse(new TextDecoder().decode(bytes)) as ListingEntry[];
+  const entries = JSON.parse(new TextDecoder().decode(bytes)) as (ListingEntry | undefined)[];
   const index = new PostingsBuilder();
-  for (const [i, entry] of entries.entries()) index.add(entry, i + 1);
+  for (let i = 0; i < entries.length; i++) {
+    index.add(entries[i] as ListingEntry, i + 1);
+    // Let each listing go once counted: the other thread holds the catalog as well.
+    entries[i] = undefined;
+  }
   return index;
 }
 
