@@ -167,12 +167,14 @@ export class PostingsBuilder {
 
   /**
    * What was gathered, in a few arrays that pass to another thread without a copy; terms
-   * without postings are left out.
+   * without postings are left out. The work of storing them is done here, on the thread that
+   * packs: the terms come in order, and each term's postings in the order they are stored.
    */
   pack(): PackedIndex {
     const numbers = this.terms.flatMap((_, number) =>
       (this.lists[number]?.length ?? 0) > 0 ? [number] : [],
     );
+    inTermOrder(this.terms, numbers);
     const lengths = Uint32Array.from(numbers, (number) => this.lists[number]?.length ?? 0);
     const total = lengths.reduce((sum, length) => sum + length, 0);
     const packed = {
@@ -187,9 +189,7 @@ export class PostingsBuilder {
     let at = 0;
     for (const number of numbers) {
       const list = this.lists[number] as PostingList;
-      packed.seqs.set(list.seqs.subarray(0, list.length), at);
-      packed.weights.set(list.weights.subarray(0, list.length), at);
-      packed.masks.set(list.masks.subarray(0, list.length), at);
+      list.copyStored(packed.seqs, packed.weights, packed.masks, at);
       at += list.length;
     }
     return packed;
@@ -212,6 +212,14 @@ export class PostingsBuilder {
     for (const seq of packed.added) index.added.push(seq);
     return index;
   }
+}
+
+/**
+ * Sorts term numbers by their terms, in the order the postings table keeps them (fast on
+ * numbers already in that order).
+ */
+export function inTermOrder(terms: readonly string[], numbers: number[]): number[] {
+  return numbers.sort((a, b) => ((terms[a] ?? '') < (terms[b] ?? '') ? -1 : 1));
 }
 
 /** A PostingsBuilder's postings and words (`pack`): each term's list is `lengths[term]` long. */

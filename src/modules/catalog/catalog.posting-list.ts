@@ -32,7 +32,7 @@ export class PostingList {
     const bytes = Buffer.allocUnsafe(length * ENTRY);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0; i < length; i++) {
-      const j = order[i] ?? 0;
+      const j = order === undefined ? i : (order[i] ?? 0);
       view.setUint32(i * ENTRY, seqs[j] ?? 0, true);
       view.setFloat32(i * ENTRY + 4, weights[j] ?? 0, true);
       view.setUint16(i * ENTRY + 8, masks[j] ?? 0, true);
@@ -41,20 +41,42 @@ export class PostingList {
   }
 
   /**
-   * Positions by weight (descending), then seq. Gathered in seq order (as a load adds them),
-   * each posting's key is its weight's bits, inverted, above its position: a typed array of
-   * such numbers sorts natively, without a comparator called for every pair.
+   * Copies the postings, in the order they are stored in, into the arrays from `at` on (a large
+   * catalog's are put in order on the thread that gathered them, so that `encode` need not).
    */
-  private order(): Uint32Array {
-    const { length, seqs, weights } = this;
-    const order = new Uint32Array(length);
-    let ascending = length < POSITIONS;
-    for (let i = 0; i < length; i++) {
-      order[i] = i;
-      if ((i > 0 && (seqs[i] ?? 0) <= (seqs[i - 1] ?? 0)) || !((weights[i] ?? 0) > 0))
-        ascending = false;
+  copyStored(seqs: Uint32Array, weights: Float32Array, masks: Uint16Array, at: number): void {
+    const order = this.order();
+    for (let i = 0; i < this.length; i++) {
+      const j = order === undefined ? i : (order[i] ?? 0);
+      seqs[at + i] = this.seqs[j] ?? 0;
+      weights[at + i] = this.weights[j] ?? 0;
+      masks[at + i] = this.masks[j] ?? 0;
     }
-    if (length < 2) return order;
+  }
+
+  /**
+   * Positions by weight (descending), then seq; undefined when they are in that order already.
+   * Gathered in seq order (as a load adds them), each posting's key is its weight's bits,
+   * inverted, above its position: a typed array of such numbers sorts natively, without a
+   * comparator called for every pair.
+   */
+  private order(): Uint32Array | undefined {
+    const { length, seqs, weights } = this;
+    let ascending = length < POSITIONS;
+    let stored = true;
+    for (let i = 0; i < length; i++) {
+      const seq = seqs[i] ?? 0;
+      const weight = weights[i] ?? 0;
+      if (!(weight > 0)) ascending = false;
+      if (i === 0) continue;
+      const before = seqs[i - 1] ?? 0;
+      const heavier = weights[i - 1] ?? 0;
+      if (seq <= before) ascending = false;
+      if (weight > heavier || (weight === heavier && seq <= before)) stored = false;
+    }
+    if (stored) return undefined;
+    const order = new Uint32Array(length);
+    for (let i = 0; i < length; i++) order[i] = i;
     if (!ascending)
       return order.sort(
         (a, b) => (weights[b] ?? 0) - (weights[a] ?? 0) || (seqs[a] ?? 0) - (seqs[b] ?? 0),

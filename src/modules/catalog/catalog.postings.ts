@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Store } from '../../db/database.js';
 import type { Db } from '../../db/schema.js';
-import { PostingsBuilder } from './catalog.index.js';
+import { inTermOrder, PostingsBuilder } from './catalog.index.js';
 import { decodePostings, postingBytes } from './catalog.posting-list.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { batches, pipelined } from './catalog.sync.repository.js';
@@ -73,8 +73,10 @@ interface BlockRow {
 /** Each term's blocks, in the order of the table's key: inserted in order, they append. */
 function* blocksOf(index: PostingsBuilder): Generator<BlockRow> {
   const { terms } = index;
-  const order = terms.map((_, number) => number);
-  order.sort((a, b) => ((terms[a] ?? '') < (terms[b] ?? '') ? -1 : 1));
+  const order = inTermOrder(
+    terms,
+    terms.map((_, number) => number),
+  );
   for (const number of order) {
     const term = terms[number] ?? '';
     const list = index.lists[number];

@@ -2,6 +2,7 @@
 
 import { sql } from 'kysely';
 import type { Dialect, Store } from '../../db/database.js';
+import { multiRowInsert } from '../../db/prepared.js';
 import type { CachedSqlite } from '../../db/sqlite-connection.js';
 import type { Db } from '../../db/schema.js';
 import type { CatalogChangesTable, CatalogListingsTable } from './catalog.tables.js';
@@ -183,13 +184,21 @@ export async function saveListings(
     saveListingsSqlite(store.sqlite, rows, known);
     return;
   }
-  await pipelined(batches(rows), (batch) => upsertListings(db, batch));
+  await pipelined(batches(rows), (batch) => {
+    const { query, values } = upsertListings(batch);
+    return query(db, values as never);
+  });
 }
 
-function upsertListings(db: Db, batch: ListingRow[]) {
-  return db
+/**
+ * PostgreSQL: a batch of new and changed listings in one statement, compiled once for each batch
+ * size (so a first sync's hundreds of statements are neither built by the query builder nor
+ * planned by the server one by one).
+ */
+const upsertListings = multiRowInsert<ListingRow, unknown>(LISTING_COLUMNS, BATCH, (db, rows) =>
+  db
     .insertInto('catalog_listings')
-    .values(batch)
+    .values(rows)
     .onConflict((conflict) =>
       conflict.column('id').doUpdateSet((eb) => ({
         kind: eb.ref('excluded.kind'),
@@ -203,9 +212,8 @@ function upsertListings(db: Db, batch: ListingRow[]) {
         license_kind: eb.ref('excluded.license_kind'),
         updated_at: eb.ref('excluded.updated_at'),
       })),
-    )
-    .execute();
-}
+    ),
+);
 
 /** Removes listings (their postings go in updatePostings). */
 export async function deleteListings(db: Db, ids: readonly string[]): Promise<void> {

@@ -51,11 +51,21 @@ export async function loadedCatalogHash(store: Store): Promise<string | undefine
   return (await loadedFileHash(store.db)) ?? undefined;
 }
 
+/** A listing as stored: its JSON document, and the hash that tells a later sync if it changed. */
+interface Version {
+  document: string;
+  hash: string;
+}
+
+function versionOf(entry: ListingEntry): Version {
+  const document = JSON.stringify(entry);
+  return { document, hash: sha256(INDEX_FORMAT + document) };
+}
+
 function rowOf(
   entry: ListingEntry,
   seq: number,
-  document: string,
-  hash: string,
+  { document, hash }: Version,
   now: string,
 ): ListingRow {
   const aliases = entry.aliases ?? [];
@@ -108,12 +118,16 @@ export async function syncCatalog(
       await lockCatalog(trx, store.dialect);
       await setLoadedFileHash(trx, fileHash);
       const known = await storedListings(trx);
-      const written: { entry: ListingEntry; document: string; hash: string }[] = [];
-      for (const entry of entries) {
-        const document = JSON.stringify(entry);
-        const hash = sha256(INDEX_FORMAT + document);
-        if (known.get(entry.id)?.hash !== hash) written.push({ entry, document, hash });
-      }
+      // Into an empty catalog every listing is written, and made into a row as it is (on
+      // PostgreSQL while the server writes the batch before); otherwise the listings whose
+      // version differs from the stored one.
+      const written: { entry: ListingEntry; version?: Version }[] =
+        known.size === 0
+          ? entries.map((entry) => ({ entry }))
+          : entries.flatMap((entry) => {
+              const version = versionOf(entry);
+              return known.get(entry.id)?.hash === version.hash ? [] : [{ entry, version }];
+            });
       const kept = new Set(entries.map((entry) => entry.id));
       const removed = [...known.keys()].filter((id) => !kept.has(id));
       if (written.length === 0 && removed.length === 0) return 0;
@@ -149,8 +163,8 @@ export async function syncCatalog(
         trx,
         store,
         (function* () {
-          for (const { entry, document, hash } of written)
-            yield rowOf(entry, seqOf.get(entry.id) ?? 0, document, hash, now);
+          for (const { entry, version } of written)
+            yield rowOf(entry, seqOf.get(entry.id) ?? 0, version ?? versionOf(entry), now);
         })(),
         known,
       );
