@@ -7,7 +7,8 @@ import type { Store } from '../../src/db/database.js';
 import { WORKER_FILE_BYTES } from '../../src/modules/catalog/catalog.indexing.js';
 import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
 import { seedCatalogFile } from '../../src/modules/catalog/catalog.seeder.js';
-import { syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
+import { loadedCatalogHash, syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
+import { CatalogDataError, catalogFromJson } from '../../src/modules/catalog/catalog.loader.js';
 import { suiteStore, testDialects } from '../helpers/databases.js';
 import { syntheticCatalog } from '../helpers/synthetic-catalog.js';
 
@@ -63,6 +64,7 @@ async function indexDefinitions(store: Store): Promise<string[]> {
 describe.each(testDialects)('a large catalog file (%s)', (dialect) => {
   const fromFile = suiteStore(dialect);
   const inThread = suiteStore(dialect);
+  const failing = suiteStore(dialect);
   const directory = mkdtempSync(join(tmpdir(), 'bazaar-bulk-'));
   afterAll(() => {
     rmSync(directory, { recursive: true, force: true });
@@ -108,6 +110,45 @@ describe.each(testDialects)('a large catalog file (%s)', (dialect) => {
     expect(changed.listings.at(-1)?.seq).toBe(900);
     expect(changed).toEqual(await stored(inThread()));
     expect(changed.postings).not.toEqual(loaded.postings);
+  });
+
+  it('should refuse a file that fails the checks with their own error, storing nothing of it', async () => {
+    const store = failing();
+    const file = join(directory, 'failing.json');
+    writeFileSync(file, JSON.stringify(first));
+    await seedCatalogFile(store, file);
+    const before = await stored(store);
+    const hash = await loadedCatalogHash(store);
+    const { provenance: _provenance, ...unsourced } = first[10] as ListingEntry;
+    const broken: unknown[] = [
+      // Refused by the schema, in the middle of the file.
+      first.map((entry, i) => (i === 400 ? { ...entry, kind: 'robot' } : entry)),
+      // A field the rows are made from, missing.
+      first.map((entry, i) => (i === 10 ? unsourced : entry)),
+      // Every listing as stored, one of them twice: nothing to write, and still refused.
+      [...first, first[0]],
+      // Not a list of listings at all.
+      { listings: first },
+    ];
+    for (const data of broken) {
+      const text = JSON.stringify(data);
+      expect(text.length).toBeGreaterThan(WORKER_FILE_BYTES);
+      const expected = (() => {
+        try {
+          catalogFromJson(text);
+        } catch (error) {
+          return error;
+        }
+        throw new Error('the broken file passed the checks');
+      })();
+      expect(expected).toBeInstanceOf(CatalogDataError);
+      writeFileSync(file, text);
+      const refused = seedCatalogFile(store, file);
+      await expect(refused).rejects.toBeInstanceOf(CatalogDataError);
+      await expect(refused).rejects.toThrow((expected as Error).message);
+      expect(await stored(store)).toEqual(before);
+      expect(await loadedCatalogHash(store)).toBe(hash);
+    }
   });
 
   it.runIf(dialect === 'sqlite')('should give the page cache back after a sync', async () => {
