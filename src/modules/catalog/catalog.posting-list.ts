@@ -6,12 +6,20 @@ import { grown } from './catalog.words.js';
 /** Bytes per stored posting: the listing's seq (u32), weight (f32), mask (u16). */
 const ENTRY = 10;
 
+/**
+ * Shared by every list until its first posting: a catalog has 100,000s of terms, and a list
+ * given its postings whole (`PostingsBuilder.unpack`) never needs arrays of its own.
+ */
+const NO_SEQS = new Uint32Array(0);
+const NO_WEIGHTS = new Float32Array(0);
+const NO_MASKS = new Uint16Array(0);
+
 /** One term's postings as they are gathered, in typed arrays that grow (no object per posting). */
 export class PostingList {
   length = 0;
-  seqs: Uint32Array = new Uint32Array(4);
-  weights: Float32Array = new Float32Array(4);
-  masks: Uint16Array = new Uint16Array(4);
+  seqs: Uint32Array = NO_SEQS;
+  weights: Float32Array = NO_WEIGHTS;
+  masks: Uint16Array = NO_MASKS;
 
   push(seq: number, weight: number, mask: number): void {
     if (this.length === this.seqs.length) {
