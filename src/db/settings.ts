@@ -5,11 +5,7 @@ import type { Db } from './schema.js';
  * Returns the stored value for `key`, creating it with `create()` the first time. Safe when
  * several processes race: the first insert wins and everyone reads the winner's value.
  */
-export async function settingOrCreate(
-  db: Db,
-  key: string,
-  create: () => string,
-): Promise<string> {
+export async function settingOrCreate(db: Db, key: string, create: () => string): Promise<string> {
   await db
     .insertInto('settings')
     .values({ key, value: create() })

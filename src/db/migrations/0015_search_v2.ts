@@ -32,6 +32,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   // catalog_listings_matches, migration 0011): 2.4 → 0.9 ms for 300 listings.
   if (pg) {
     await sql`create index catalog_listings_facts on catalog_listings (seq)
-      include (id, name_key, kind, categories_key, protocols_key, status, license_kind, updated_at)`.execute(db);
+      include (id, name_key, kind, categories_key, protocols_key, status, license_kind, updated_at)`.execute(
+      db,
+    );
   }
 }
