@@ -8,7 +8,9 @@ const shared: Options = {
   allErrors: true,
   // Each error carries the schema that failed, so a pattern's own words can explain it.
   verbose: true,
-  removeAdditional: true,
+  // Fields a route does not take are dropped (whatever its schema says of others): the route
+  // never sees them, and nothing refuses or names them.
+  removeAdditional: 'all',
   useDefaults: true,
   strict: false,
   keywords: ['example'],
@@ -44,8 +46,8 @@ interface Validate {
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   const validate: Validate = (data) => {
-    // Validation first: once it passes, unknown fields are dropped, so only a field the route
-    // takes is named. (A failed validation may stop before dropping them: its own errors stand.)
+    // Validation first: it drops the fields the route does not take, so only a field it takes
+    // is named. (A failed validation may stop before dropping them: its own errors stand.)
     const valid = compiled(data);
     validate.errors = compiled.errors;
     if (!valid) return false;

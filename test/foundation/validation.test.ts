@@ -63,6 +63,26 @@ describe.each(testDialects)('validation (%s)', (dialect) => {
       expectFieldProblem(response, field, /NUL/);
     });
 
+    it('should drop a field the route does not take, without refusing or naming it', async () => {
+      const filed = await t.app.inject({
+        method: 'POST',
+        url: '/api/requests',
+        payload: {
+          kind: 'capability',
+          task: 'A tool that does a thing well.',
+          floor_cents: 'a\u0000',
+        },
+      });
+      expect(filed.statusCode).toBe(201);
+      expect(filed.body).not.toContain('floor_cents');
+      const listed = await t.app.inject({
+        url: '/api/products?floor_cents=a%00',
+        headers: player.auth,
+      });
+      expect(listed.statusCode).toBe(200);
+      expect(listed.body).not.toContain('floor_cents');
+    });
+
     it('should refuse a NUL character in an offer message', async () => {
       const response = await t.app.inject({
         method: 'POST',
