@@ -136,9 +136,10 @@ describe.each(testDialects)('hostile requests (%s)', (dialect) => {
                 ? `Bearer ${hostile.secrets.tokens[0] ?? ''}`
                 : sample.authorization;
           const withBody = operation.method !== 'GET' && operation.method !== 'HEAD';
+          const url = sample.query === '' ? sample.path : `${sample.path}?${sample.query}`;
           const response = await hostile.t.app.inject({
             method: operation.method as 'GET',
-            url: sample.query === '' ? sample.path : `${sample.path}?${sample.query}`,
+            url,
             headers: {
               ...(authorization === undefined ? {} : { authorization }),
               ...(withBody && sample.contentType !== ''
@@ -162,6 +163,7 @@ describe.each(testDialects)('hostile requests (%s)', (dialect) => {
             response.statusCode,
             response.body,
             String(response.headers['content-type']),
+            url,
           );
         }),
         { numRuns: RUNS },
