@@ -102,11 +102,12 @@ interface Slot {
 }
 
 /**
- * Builds one message from slots. `used` holds every phrase this session has already chosen; a
- * phrase is never chosen twice, and a phrase whose claims do not hold is never chosen. Optional
- * slots are dropped, last first, until the message fits 240 characters.
+ * Builds one message from slots, then its text with the prices filled in. `used` holds every
+ * phrase this session has already chosen; a phrase is never chosen twice, and a phrase whose
+ * claims do not hold is never chosen. Optional slots are dropped, last first, until the message
+ * fits 240 characters.
  */
-class Composer {
+export class Composer {
   readonly slots: Slot[] = [];
 
   constructor(
@@ -169,17 +170,25 @@ function filler(
       .replaceAll('{n}', String(roundsLeft));
 }
 
-/** The greeting: names the market price and the seller's opening ask. */
-export function greetingMessage(
-  ctx: WordsContext & { openingAskCents: number },
-  used: Set<string>,
-): string {
+/**
+ * The greeting's phrases, marked used in `used`. Replaying a negotiation needs only this: the
+ * phrases a message used, not its text.
+ */
+export function greetingPhrases(ctx: WordsContext, used: Set<string>): Composer {
   const composer = new Composer(ctx, 0, used, () => true);
   if (composer.speaks('hello', 70))
     composer.add('hello', PHRASES.hello[persona(ctx.sessionId)], false);
   composer.add('greet', PHRASES.greet, true);
   if (composer.speaks('invite', 60)) composer.add('invite', PHRASES.invite, false);
-  return composer.text(filler(ctx, ctx.openingAskCents, null, MAX_ROUNDS));
+  return composer;
+}
+
+/** The greeting: names the market price and the seller's opening ask. */
+export function greetingMessage(
+  ctx: WordsContext & { openingAskCents: number },
+  used: Set<string>,
+): string {
+  return greetingPhrases(ctx, used).text(filler(ctx, ctx.openingAskCents, null, MAX_ROUNDS));
 }
 
 /**
@@ -193,9 +202,23 @@ export function sellerMessage(
   playerMessage: string | null,
   used: Set<string>,
 ): string {
-  const spoke = playerMessage !== null && playerMessage.trim() !== '';
+  const price = facts.counterCents ?? facts.dealCents;
+  return replyPhrases(ctx, facts, offerCents, playerMessage, used).text(
+    filler(ctx, price, offerCents, facts.roundsLeft),
+  );
+}
+
+/** A reply's phrases (and its answer from the description), marked used in `used`. */
+export function replyPhrases(
+  ctx: WordsContext,
+  facts: ReplyFacts,
+  offerCents: number,
+  playerMessage: string | null,
+  used: Set<string>,
+): Composer {
+  const words = { ...ctx, spoke: playerMessage !== null && playerMessage.trim() !== '' };
   const composer = new Composer(ctx, facts.round, used, (claim) =>
-    claimHolds(claim, facts, offerCents, { ...ctx, spoke }),
+    claimHolds(claim, facts, offerCents, words),
   );
   const style = persona(ctx.sessionId);
   const topic = topicOf(playerMessage);
@@ -206,17 +229,15 @@ export function sellerMessage(
   if (answer !== null) composer.addText(answer, false);
   else if (topic !== null) composer.add('ack', PHRASES.ack[topic], false);
 
-  const price = facts.counterCents ?? facts.dealCents;
-  const fill = filler(ctx, price, offerCents, facts.roundsLeft);
   const intent = facts.intent;
   if (intent === 'greet') throw new Error('the greeting is built by greetingMessage');
   if (intent === 'accept') {
     composer.add('accept', PHRASES.statement.accept, true);
-    return composer.text(fill);
+    return composer;
   }
   if (intent === 'reject_insult' || intent === 'reject_bad_faith' || intent === 'expired') {
     composer.add(intent, PHRASES.ending[intent], true);
-    return composer.text(fill);
+    return composer;
   }
 
   const counter = facts.counterCents ?? 0;
@@ -255,7 +276,7 @@ export function sellerMessage(
   }
   if (!facts.final && composer.speaks('closer', 45))
     composer.add('closer', PHRASES.closer[style], false);
-  return composer.text(fill);
+  return composer;
 }
 
 const STOP_WORDS = new Set(

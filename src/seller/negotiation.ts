@@ -5,7 +5,13 @@ import {
   temperamentOf,
   type Temperament,
 } from './concession.js';
-import { greetingMessage, sellerMessage, type Intent } from './messages.js';
+import {
+  greetingMessage,
+  greetingPhrases,
+  replyPhrases,
+  sellerMessage,
+  type Intent,
+} from './messages.js';
 import {
   atLeastPercent,
   BIG_STEP_PERCENT,
@@ -202,11 +208,13 @@ export function respondToOffer(
   playerMessage: string | null = null,
 ): SellerReply {
   const negotiation = new Negotiation(ctx);
+  // The past messages are replayed for the phrases they used (a reply avoids repeating one),
+  // not for their text.
   const used = new Set<string>();
-  greetingMessage(ctx, used);
+  greetingPhrases(ctx, used);
   for (const past of history) {
     const decision = negotiation.offer(past.offerCents);
-    sellerMessage(ctx, decision, past.offerCents, past.playerMessage ?? null, used);
+    replyPhrases(ctx, decision, past.offerCents, past.playerMessage ?? null, used);
     // The recorded counter is what the buyer was told; it stays the ask.
     negotiation.recordCounter(past.counterCents);
   }
