@@ -84,7 +84,10 @@ function namedStatements(pool: pg.Pool): PostgresPool {
         // Only Kysely's streaming uses the cursor form of query(), and the service never streams.
         query: ((text: string, values: readonly unknown[]) => {
           const name = statementName(text);
-          return client.query({ name, text, values: [...values] });
+          // pg copies a query given as an object; one without a name goes as text and values.
+          return name === undefined
+            ? client.query(text, [...values])
+            : client.query({ name, text, values: [...values] });
         }) as unknown as PostgresPoolClient['query'],
         release: () => {
           client.release();

@@ -28,11 +28,8 @@ export function compiledOnce<Values extends Record<string, unknown>, Row>(
   build: (db: Db, values: Values) => Compilable<Row>,
 ): Query<Values, Row> {
   // By adapter: a transaction shares its database's adapter, and each adapter one dialect.
-  const compiled = new WeakMap<
-    object,
-    { query: CompiledQuery<Row>; slots: (keyof Values | undefined)[] }
-  >();
-  const run = (db: Db, values: Values): Promise<QueryResult<Row>> => {
+  const compiled = new WeakMap<object, Compiled<Values, Row>>();
+  const compiledFor = (db: Db): Compiled<Values, Row> => {
     const adapter = db.getExecutor().adapter;
     let entry = compiled.get(adapter);
     if (entry === undefined) {
@@ -65,19 +62,35 @@ export function compiledOnce<Values extends Record<string, unknown>, Row>(
       entry = { query, slots };
       compiled.set(adapter, entry);
     }
-    const { query, slots } = entry;
+    return entry;
+  };
+  const run = (db: Db, values: Values): Promise<QueryResult<Row>> => {
+    const { query, slots } = compiledFor(db);
     const parameters = slots.map((key, i) =>
       key === undefined ? query.parameters[i] : values[key],
     );
     return db.executeQuery<Row>({ ...query, parameters });
   };
-  return Object.assign(run, { build, with: (values: Values) => ({ query: run, build, values }) });
+  return Object.assign(run, {
+    build,
+    compiledFor,
+    with: (values: Values) => ({ query: run, build, values }),
+  });
+}
+
+/** A query's SQL for one dialect, and which value fills each of its parameters. */
+interface Compiled<Values, Row> {
+  query: CompiledQuery<Row>;
+  /** By parameter: the name of the value that fills it, or undefined for a constant. */
+  slots: (keyof Values | undefined)[];
 }
 
 /** A query compiled once (run it with its values), and what running it with others needs. */
 export interface Query<Values extends Record<string, unknown>, Row> {
   (db: Db, values: Values): Promise<QueryResult<Row>>;
   readonly build: (db: Db, values: Values) => Compilable<Row>;
+  /** The query compiled for `db`'s dialect (compiling it the first time). */
+  compiledFor(db: Db): Compiled<Values, Row>;
   /** This query with its values, to run with others by `runTogether`. */
   with(values: Values): Step<Row>;
 }
@@ -111,13 +124,18 @@ export function multiRowInsert<Row extends Record<string, unknown>, Result>(
       ),
     ),
   );
+  // By row: the names of its columns' values (built once, not for every insert).
+  const names = Array.from({ length: maxRows }, (_, i) => columns.map((column) => `${column}${i}`));
   return (rows) => {
     const insert = bySize[rows.length - 1];
     if (insert === undefined)
       throw new RangeError(`multiRowInsert: 1 to ${maxRows} rows, not ${rows.length}`);
     const values: Record<string, unknown> = {};
     rows.forEach((row, i) => {
-      for (const column of columns) values[`${column}${i}`] = row[column];
+      const rowNames = names[i] ?? [];
+      columns.forEach((column, c) => {
+        values[rowNames[c] as string] = row[column];
+      });
     });
     return insert.with(values);
   };
@@ -134,6 +152,8 @@ interface WithChain {
 /** By the steps' queries: the one statement that runs them together on PostgreSQL. */
 const combined = new Map<string, Query<Record<string, unknown>, Record<string, unknown[]>>>();
 const queryIds = new WeakMap<object, number>();
+/** By combined statement: which step's value fills each parameter, read from its slot names. */
+const stepSlots = new WeakMap<object, ({ step: number; name: string } | undefined)[]>();
 
 /**
  * Runs writes that do not depend on each other's results and returns each one's rows (each
@@ -171,11 +191,23 @@ export async function runTogether<const Steps extends readonly Step<unknown>[]>(
     });
     combined.set(key, query);
   }
-  const values: Record<string, unknown> = {};
-  steps.forEach((step, i) => {
-    for (const [name, value] of Object.entries(step.values)) values[`${i}.${name}`] = value;
-  });
-  const [row] = (await query(db, values)).rows;
+  // Each parameter is read from its step's values directly: no merged object of every value.
+  const compiled = query.compiledFor(db);
+  let sources = stepSlots.get(compiled);
+  if (sources === undefined) {
+    sources = compiled.slots.map((slot) => {
+      if (slot === undefined) return undefined;
+      const dot = slot.indexOf('.');
+      return { step: Number(slot.slice(0, dot)), name: slot.slice(dot + 1) };
+    });
+    stepSlots.set(compiled, sources);
+  }
+  const parameters = sources.map((source, i) =>
+    source === undefined ? compiled.query.parameters[i] : steps[source.step]?.values[source.name],
+  );
+  const [row] = (
+    await db.executeQuery<Record<string, unknown[]>>({ ...compiled.query, parameters })
+  ).rows;
   return steps.map((_, i) => row?.[`r${i}`] ?? []) as Rows<Steps>;
 }
 
