@@ -1,6 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/database.js';
@@ -9,7 +12,12 @@ import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js'
 import { seedCatalogFile } from '../../src/modules/catalog/catalog.seeder.js';
 import { loadedCatalogHash, syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
 import { CatalogDataError, catalogFromJson } from '../../src/modules/catalog/catalog.loader.js';
-import { suiteStore, testDialects } from '../helpers/databases.js';
+import {
+  createTestDatabase,
+  openTestStore,
+  suiteStore,
+  testDialects,
+} from '../helpers/databases.js';
 import { syntheticCatalog } from '../helpers/synthetic-catalog.js';
 
 /** `size` listings; a few copies' summaries have accented words (read by the slower path). */
@@ -44,6 +52,56 @@ async function stored(store: Store) {
   };
 }
 
+/**
+ * The service compiled as `npm run build:server` compiles it, once for the file, into a
+ * directory under node_modules (so that its imports resolve) removed after the tests.
+ */
+let compiled: Promise<string> | undefined;
+const builds = resolve('node_modules/.cache/bazaar-test-builds');
+afterAll(() => {
+  rmSync(builds, { recursive: true, force: true });
+});
+function compiledBuild(): Promise<string> {
+  compiled ??= (async () => {
+    mkdirSync(builds, { recursive: true });
+    const outDir = mkdtempSync(join(builds, 'dist-'));
+    const tsc = resolve('node_modules/typescript/bin/tsc');
+    await promisify(execFile)(process.execPath, [
+      tsc,
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      outDir,
+    ]);
+    cpSync('src', outDir, { recursive: true, filter: (file) => !file.endsWith('.ts') });
+    return outDir;
+  })();
+  return compiled;
+}
+
+/** Migrates the database at `url` and loads `file` into it, in a process running `build`. */
+async function loadWithBuild(build: string, url: string, file: string): Promise<void> {
+  const module = (path: string) => JSON.stringify(new URL(`file://${build}/${path}`).href);
+  const script = `
+    import { loadConfig } from ${module('config.js')};
+    import { openStore } from ${module('db/database.js')};
+    import { migrateToLatest } from ${module('db/migrate.js')};
+    import { seedCatalogFile } from ${module('modules/catalog/catalog.seeder.js')};
+    const store = openStore(loadConfig(process.env));
+    await migrateToLatest(store);
+    await seedCatalogFile(store, process.env.CATALOG_FILE);
+    await store.close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent', CATALOG_FILE: file },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+}
+
 async function indexDefinitions(store: Store): Promise<string[]> {
   const { rows } =
     store.dialect === 'postgres'
@@ -65,6 +123,7 @@ describe.each(testDialects)('a large catalog file (%s)', (dialect) => {
   const fromFile = suiteStore(dialect);
   const inThread = suiteStore(dialect);
   const failing = suiteStore(dialect);
+  const reference = suiteStore(dialect);
   const directory = mkdtempSync(join(tmpdir(), 'bazaar-bulk-'));
   afterAll(() => {
     rmSync(directory, { recursive: true, force: true });
@@ -111,6 +170,23 @@ describe.each(testDialects)('a large catalog file (%s)', (dialect) => {
     expect(changed).toEqual(await stored(inThread()));
     expect(changed.postings).not.toEqual(loaded.postings);
   });
+
+  it('should store the same from the compiled build, whose second thread runs compiled code', async () => {
+    const file = join(directory, 'compiled.json');
+    writeFileSync(file, JSON.stringify(first));
+    const database = await createTestDatabase(dialect);
+    const store = openTestStore(database);
+    try {
+      await loadWithBuild(await compiledBuild(), database.url, file);
+      const loaded = await stored(store);
+      expect(loaded.listings).toHaveLength(800);
+      await syncCatalog(reference(), first);
+      expect(loaded).toEqual(await stored(reference()));
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  }, 120_000);
 
   it('should refuse a file that fails the checks with their own error, storing nothing of it', async () => {
     const store = failing();
