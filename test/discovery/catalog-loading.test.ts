@@ -49,6 +49,17 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(() => parseCatalog(uncategorised)).toThrow(/entry 1 .*field "categories\.0"/);
     });
 
+    it('should measure a field in characters, however many code units each one takes', () => {
+      const [entry] = sample() as [ListingEntry];
+      const withSummary = (summary: string) => parseCatalog([{ ...entry, summary }]);
+      // 200 characters of two UTF-16 code units each: at the summary's limit, not over it.
+      expect(withSummary('𝔸'.repeat(200))[0]?.summary).toHaveLength(400);
+      expect(() => withSummary('𝔸'.repeat(201))).toThrow(
+        /entry 1 .*field "summary" must NOT have more than 200 characters/,
+      );
+      expect(() => withSummary('')).toThrow(/entry 1 .*field "summary"/);
+    });
+
     it('should want a successor that exists, only on a listing no longer active', () => {
       const [first, second] = sample() as [ListingEntry, ListingEntry];
       const retired = (status: ListingEntry['status'], successor: string) => [

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ListingEntry } from './catalog.schemas.js';
 
@@ -11,8 +11,36 @@ export class CatalogDataError extends Error {
   override name = 'CatalogDataError';
 }
 
-const ajv = addFormats.default(new Ajv({ allErrors: true, strict: false, keywords: ['example'] }));
-const validateEntry = ajv.compile<ListingEntry>(ListingEntry);
+const compile = (options: Options) =>
+  addFormats
+    .default(new Ajv({ strict: false, keywords: ['example'], ...options }))
+    .compile<ListingEntry>(ListingEntry);
+
+/** The listing schema: decides whether an entry is valid, and says why not. */
+const validateEntry = compile({ allErrors: true });
+
+/** The longest `minLength` anywhere in a schema. */
+const longestMinLength = (schema: unknown): number =>
+  typeof schema !== 'object' || schema === null
+    ? 0
+    : Math.max(
+        'minLength' in schema && typeof schema.minLength === 'number' ? schema.minLength : 0,
+        ...Object.values(schema).map(longestMinLength),
+      );
+
+/**
+ * The same schema checked in half the time on a large file: it stops at the first error and
+ * measures strings in UTF-16 code units, not counting each string's characters (over a third
+ * of the check). A string has at least as many code units as characters, so with no
+ * `minLength` above 1 it only ever refuses more: an entry it refuses goes to `validateEntry`,
+ * which decides. (Its logger is off: the `unicode` option is reported as deprecated.)
+ */
+const quickCheck =
+  longestMinLength(ListingEntry) <= 1
+    ? // Deprecated, not removed; were it removed, this check would count characters again.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      compile({ allErrors: false, unicode: false, logger: false })
+    : validateEntry;
 
 /**
  * Checks every entry against the listing schema and the rules a schema cannot say: unique ids
@@ -25,7 +53,7 @@ export function parseCatalog(data: unknown): ListingEntry[] {
   if (!Array.isArray(data))
     throw new CatalogDataError('The catalog must be a JSON array of listings.');
   const entries = data.map((entry: unknown, index) => {
-    if (validateEntry(entry)) return entry;
+    if (quickCheck(entry) || validateEntry(entry)) return entry;
     const [error] = validateEntry.errors ?? [];
     const missing: unknown = error?.params.missingProperty;
     const path = (error?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
