@@ -6,12 +6,14 @@ import {
   CatalogDataError,
   loadCatalogFile,
   parseCatalog,
+  QUICK_CHECK_ENTRIES,
 } from '../../src/modules/catalog/catalog.loader.js';
 import type { ListingEntry } from '../../src/modules/catalog/catalog.schemas.js';
 import { seedCatalogFile } from '../../src/modules/catalog/catalog.seeder.js';
 import { catalogFileHash, syncCatalog } from '../../src/modules/catalog/catalog.sync.js';
 import { catalogSuite, type ListingChange, type ListingData } from '../helpers/catalog.js';
 import { testDialects } from '../helpers/databases.js';
+import { syntheticCatalog } from '../helpers/synthetic-catalog.js';
 
 /**
  * Loading the catalog's data file: what it refuses, how a changed file updates the listings and
@@ -50,14 +52,18 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
     });
 
     it('should measure a field in characters, however many code units each one takes', () => {
-      const [entry] = sample() as [ListingEntry];
-      const withSummary = (summary: string) => parseCatalog([{ ...entry, summary }]);
-      // 200 characters of two UTF-16 code units each: at the summary's limit, not over it.
-      expect(withSummary('𝔸'.repeat(200))[0]?.summary).toHaveLength(400);
-      expect(() => withSummary('𝔸'.repeat(201))).toThrow(
-        /entry 1 .*field "summary" must NOT have more than 200 characters/,
-      );
-      expect(() => withSummary('')).toThrow(/entry 1 .*field "summary"/);
+      // A small file, and one large enough for the quick check that runs before the exact one.
+      for (const entries of [sample().slice(0, 1), syntheticCatalog(QUICK_CHECK_ENTRIES)]) {
+        const last = entries.length - 1;
+        const withSummary = (summary: string) =>
+          parseCatalog(entries.map((entry, i) => (i === last ? { ...entry, summary } : entry)));
+        // 200 characters of two UTF-16 code units each: at the summary's limit, not over it.
+        expect(withSummary('𝔸'.repeat(200))[last]?.summary).toHaveLength(400);
+        expect(() => withSummary('𝔸'.repeat(201))).toThrow(
+          new RegExp(`entry ${last + 1} .*field "summary" must NOT have more than 200 characters`),
+        );
+        expect(() => withSummary('')).toThrow(new RegExp(`entry ${last + 1} .*field "summary"`));
+      }
     });
 
     it('should want a successor that exists, only on a listing no longer active', () => {

@@ -16,8 +16,14 @@ const compile = (options: Options) =>
     .default(new Ajv({ strict: false, keywords: ['example'], ...options }))
     .compile<ListingEntry>(ListingEntry);
 
+/** Made on first use: a start whose catalog file is unchanged checks nothing. */
+function lazily<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
 /** The listing schema: decides whether an entry is valid, and says why not. */
-const validateEntry = compile({ allErrors: true });
+const exactCheck = lazily(() => compile({ allErrors: true }));
 
 /** The longest `minLength` anywhere in a schema. */
 const longestMinLength = (schema: unknown): number =>
@@ -29,18 +35,22 @@ const longestMinLength = (schema: unknown): number =>
       );
 
 /**
- * The same schema checked in half the time on a large file: it stops at the first error and
- * measures strings in UTF-16 code units, not counting each string's characters (over a third
- * of the check). A string has at least as many code units as characters, so with no
- * `minLength` above 1 it only ever refuses more: an entry it refuses goes to `validateEntry`,
- * which decides. (Its logger is off: the `unicode` option is reported as deprecated.)
+ * The same schema checked in half the time: it stops at the first error and measures strings
+ * in UTF-16 code units, not counting each string's characters (over a third of the exact
+ * check). A string has at least as many code units as characters, so with no `minLength` above
+ * 1 it only ever refuses more: an entry it refuses goes to the exact check, which decides.
+ * (Its logger is off: the `unicode` option is reported as deprecated.)
  */
-const quickCheck =
+const quickCheck = lazily(() =>
   longestMinLength(ListingEntry) <= 1
     ? // Deprecated, not removed; were it removed, this check would count characters again.
       // eslint-disable-next-line @typescript-eslint/no-deprecated
       compile({ allErrors: false, unicode: false, logger: false })
-    : validateEntry;
+    : undefined,
+);
+
+/** From this many entries the quick check saves more than compiling it costs. */
+export const QUICK_CHECK_ENTRIES = 10_000;
 
 /**
  * Checks every entry against the listing schema and the rules a schema cannot say: unique ids
@@ -52,8 +62,10 @@ const quickCheck =
 export function parseCatalog(data: unknown): ListingEntry[] {
   if (!Array.isArray(data))
     throw new CatalogDataError('The catalog must be a JSON array of listings.');
+  const validateEntry = exactCheck();
+  const quick = data.length >= QUICK_CHECK_ENTRIES ? quickCheck() : undefined;
   const entries = data.map((entry: unknown, index) => {
-    if (quickCheck(entry) || validateEntry(entry)) return entry;
+    if (quick?.(entry) === true || validateEntry(entry)) return entry;
     const [error] = validateEntry.errors ?? [];
     const missing: unknown = error?.params.missingProperty;
     const path = (error?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
