@@ -74,25 +74,34 @@ export function openStore(
 
 /**
  * The pool as Kysely sees it, except that the queries compiled once (db/prepared.ts) are sent
- * as named statements: each connection has the server parse and plan them once.
+ * as named statements: each connection has the server parse and plan them once. Each of the
+ * pool's connections keeps one wrapper, so that Kysely, which keeps its own object for each
+ * connection it is given, finds it again instead of making one for every query.
  */
 function namedStatements(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    // Only Kysely's streaming uses the cursor form of query(), and the service never streams.
+    query: ((text: string, values: readonly unknown[]) => {
+      const name = statementName(text);
+      // pg copies a query given as an object; one without a name goes as text and values.
+      return name === undefined
+        ? client.query(text, [...values])
+        : client.query({ name, text, values: [...values] });
+    }) as unknown as PostgresPoolClient['query'],
+    release: () => {
+      client.release();
+    },
+  });
   return {
     connect: async () => {
       const client = await pool.connect();
-      return {
-        // Only Kysely's streaming uses the cursor form of query(), and the service never streams.
-        query: ((text: string, values: readonly unknown[]) => {
-          const name = statementName(text);
-          // pg copies a query given as an object; one without a name goes as text and values.
-          return name === undefined
-            ? client.query(text, [...values])
-            : client.query({ name, text, values: [...values] });
-        }) as unknown as PostgresPoolClient['query'],
-        release: () => {
-          client.release();
-        },
-      };
+      let wrapper = wrappers.get(client);
+      if (wrapper === undefined) {
+        wrapper = wrap(client);
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
     },
     end: () => pool.end(),
   };
