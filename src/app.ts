@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,6 +11,7 @@ import { documentHeaders } from './http/openapi.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { registerCors } from './http/cors.js';
 import { mcpRoutes } from './mcp/http.js';
 import {
   answerClientError,
@@ -35,8 +35,6 @@ import { sendNotFoundPage, webRoutes } from './modules/web/web.routes.js';
 
 export const API_VERSION = '0.3.0';
 export const BODY_LIMIT_BYTES = 64 * 1024;
-/** How long browsers may reuse a preflight answer. */
-export const CORS_MAX_AGE_SECONDS = 86_400;
 
 export interface AppOptions {
   config: Config;
@@ -71,24 +69,7 @@ export async function buildApp(options: AppOptions) {
   await registerResponseHeaders(app);
   app.addSchema(ErrorBody);
 
-  // Browser clients on other origins may call the API: credentials are bearer tokens sent
-  // explicitly, never cookies, so any origin is safe unless CORS_ORIGINS narrows it.
-  await app.register(cors, {
-    origin: config.corsOrigins ?? '*',
-    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'mcp-protocol-version'],
-    exposedHeaders: [
-      'link',
-      'location',
-      'retry-after',
-      'ratelimit-limit',
-      'ratelimit-remaining',
-      'ratelimit-reset',
-      'x-request-id',
-    ],
-    credentials: false,
-    maxAge: CORS_MAX_AGE_SECONDS,
-  });
+  await registerCors(app, config.corsOrigins);
 
   await app.register(swagger, {
     openapi: {

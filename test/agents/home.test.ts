@@ -136,6 +136,13 @@ describe('CORS', () => {
     for (const header of ['retry-after', 'ratelimit-remaining', 'x-request-id']) {
       expect(exposed).toContain(header);
     }
+    const missing = await t.app.inject({
+      url: '/api/catalog/nothing-here',
+      headers: { origin: 'https://somewhere.example' },
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['access-control-allow-origin']).toBe('*');
+    expect(missing.headers['access-control-expose-headers']).toBe(exposed);
   });
 
   it('should allow only the configured origins when CORS_ORIGINS is set', async () => {

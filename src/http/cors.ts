@@ -1,0 +1,67 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+
+/** How long browsers may reuse a preflight answer. */
+export const CORS_MAX_AGE_SECONDS = 86_400;
+
+/** Response headers a page on another origin may read. */
+const EXPOSED_HEADERS = [
+  'link',
+  'location',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'x-request-id',
+].join(', ');
+
+/**
+ * Browser clients on other origins may call the API: credentials are bearer tokens sent
+ * explicitly, never cookies, so any origin is safe unless `origins` (CORS_ORIGINS) narrows it.
+ *
+ * Preflights are answered by @fastify/cors, registered in a context of its own so that its hook
+ * runs only on the `OPTIONS` route it adds. Every other answer gets the headers that plugin
+ * would give it (the allowed origin, `Vary: Origin` when origins are listed, the exposed
+ * headers), worked out here once instead of by its generic hook on each request
+ * (bench/LOG.md, "The keyed product read: its log line, CORS headers and PostgreSQL
+ * connections").
+ */
+export async function registerCors(
+  app: FastifyInstance,
+  origins: readonly string[] | null,
+): Promise<void> {
+  await app.register(async (preflights) => {
+    await preflights.register(cors, {
+      origin: origins === null ? '*' : [...origins],
+      methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'mcp-protocol-version'],
+      exposedHeaders: EXPOSED_HEADERS,
+      credentials: false,
+      maxAge: CORS_MAX_AGE_SECONDS,
+    });
+  });
+
+  if (origins === null) {
+    const headers = {
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': EXPOSED_HEADERS,
+    };
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.method !== 'OPTIONS') reply.headers(headers);
+      done();
+    });
+    return;
+  }
+  const allowed = new Set(origins);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS') {
+      reply.header('vary', 'Origin');
+      const origin = request.headers.origin;
+      if (origin !== undefined && allowed.has(origin)) {
+        reply.header('access-control-allow-origin', origin);
+      }
+      reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    }
+    done();
+  });
+}
