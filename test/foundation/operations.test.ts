@@ -45,6 +45,28 @@ describe('operating the service', () => {
       });
     });
 
+    it('should write request lines in the format of every other line', async () => {
+      await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'r-2' } });
+      const line = t.logs
+        .map((text) => JSON.parse(text) as Record<string, unknown>)
+        .find((fields) => fields.reqId === 'r-2');
+      const other = JSON.parse(t.logs[0] ?? '{}') as Record<string, unknown>;
+      expect(line).toEqual({
+        level: 30,
+        time: expect.any(Number),
+        pid: other.pid,
+        hostname: other.hostname,
+        reqId: 'r-2',
+        method: 'GET',
+        route: '/healthz',
+        url: '/healthz',
+        status: 200,
+        ms: expect.any(Number),
+        msg: 'GET /healthz 200',
+      });
+      expect(Math.abs((line?.time as number) - Date.now())).toBeLessThan(60_000);
+    });
+
     it('should leave request lines out when the log level is above info', async () => {
       const quiet = await createTestApp('sqlite', { LOG_LEVEL: 'warn' });
       try {
