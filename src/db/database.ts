@@ -3,10 +3,11 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config.js';
-import { statementName } from './prepared.js';
+import { runDirectly, statementName, type DirectRunner } from './prepared.js';
 import type { Database } from './schema.js';
 import { openSqlite, withStatementCache, type CachedSqlite } from './sqlite-connection.js';
 import { BazaarSqliteDialect } from './sqlite-dialect.js';
+import { directReads } from './sqlite.js';
 
 export type Dialect = DatabaseTarget['dialect'];
 
@@ -48,6 +49,7 @@ export function openStore(
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: namedStatements(pool) }),
     });
+    runDirectly(db, directPostgresReads(pool));
     return storeOf(db, 'postgres');
   }
   if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
@@ -69,6 +71,7 @@ export function openStore(
       busyTimeoutMs: config.sqliteBusyTimeoutMs,
     }),
   });
+  if (reader !== undefined) runDirectly(db, directReads(reader));
   return { ...storeOf(db, 'sqlite'), sqlite };
 }
 
@@ -104,6 +107,27 @@ function namedStatements(pool: pg.Pool): PostgresPool {
       return wrapper;
     },
     end: () => pool.end(),
+  };
+}
+
+/**
+ * Reads compiled once, outside a transaction, sent on the pool at once as named statements
+ * (see `runDirectly`), as Kysely would send them through `namedStatements`. Only plain
+ * `select`s: a `with` may hide a write.
+ */
+function directPostgresReads(pool: pg.Pool): DirectRunner {
+  // By SQL: its statement name if it is such a read, else null.
+  const reads = new Map<string, string | null>();
+  return (query) => {
+    let name = reads.get(query.sql);
+    if (name === undefined) {
+      name = /^\s*select\b/i.test(query.sql) ? (statementName(query.sql) ?? null) : null;
+      reads.set(query.sql, name);
+    }
+    if (name === null) return undefined;
+    return pool
+      .query({ name, text: query.sql, values: [...query.parameters] })
+      .then(({ rows }) => ({ rows }));
   };
 }
 

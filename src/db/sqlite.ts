@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import { Batch, Mutex } from './sqlite-batch.js';
+import type { DirectRunner } from './prepared.js';
 import type { CachedSqlite } from './sqlite-connection.js';
 
 /** Pauses between attempts to take a lock another process holds: short first, then capped. */
@@ -43,6 +44,37 @@ class SqliteConnection implements DatabaseConnection {
 function holderOf(connection: DatabaseConnection): SqliteConnection {
   if (connection instanceof SqliteConnection) return connection;
   throw new Error('This connection belongs to another driver.');
+}
+
+/** The reading connection's statement for `sql`, if it is a read that connection can run. */
+function readOnly(reader: CachedSqlite, sql: string): BetterSqlite3.Statement | undefined {
+  if (!mayRead.test(sql)) return undefined;
+  const statement = reader.prepare(sql);
+  return statement.readonly ? statement : undefined;
+}
+
+/**
+ * Reads outside a transaction run at once on the reading connection, as `#execute` would run
+ * them, without a trip through the driver (see `runDirectly`); anything else, and a read that
+ * finds the file locked (to be retried with backoff), is left to the driver.
+ */
+export function directReads(reader: CachedSqlite): DirectRunner {
+  // By SQL (only the queries compiled once come here, a fixed set): its statement, or null.
+  const reads = new Map<string, BetterSqlite3.Statement | null>();
+  return (query) => {
+    let statement = reads.get(query.sql);
+    if (statement === undefined) {
+      statement = readOnly(reader, query.sql) ?? null;
+      reads.set(query.sql, statement);
+    }
+    if (statement === null) return undefined;
+    try {
+      return Promise.resolve({ rows: statement.all(query.parameters as unknown[]) });
+    } catch (error) {
+      if (isBusy(error)) return undefined;
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
 }
 
 function run(statement: BetterSqlite3.Statement, parameters: unknown[]): QueryResult<unknown> {
@@ -177,10 +209,8 @@ export class BazaarSqliteDriver implements Driver {
         throw error;
       }
     }
-    if (this.#reader !== undefined && mayRead.test(compiled.sql)) {
-      const statement = this.#reader.prepare(compiled.sql);
-      if (statement.readonly) return this.#whileBusy(() => run(statement, parameters), false);
-    }
+    const statement = this.#reader && readOnly(this.#reader, compiled.sql);
+    if (statement !== undefined) return this.#whileBusy(() => run(statement, parameters), false);
     await this.#mutex.lock();
     try {
       this.#commitBatch();

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/db/database.js';
 import { compiledOnce, multiRowInsert, runTogether } from '../../src/db/prepared.js';
 import {
@@ -211,5 +211,32 @@ describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
     ]);
     const four = Array.from({ length: 4 }, (_, i) => ({ key: `n${i}`, value: 'x' }));
     expect(() => addSettings(four)).toThrow(RangeError);
+  });
+
+  it('should send reads outside a transaction to the driver at once, and nothing else', async () => {
+    const viaKysely = vi.spyOn(store.db, 'executeQuery');
+    try {
+      expect((await byTag(store.db, { tag: 'a', min: 2 })).rows).toEqual([{ value: 'xyz' }]);
+      expect(viaKysely).not.toHaveBeenCalled();
+      // A write goes through Kysely (and, on SQLite, to the writing connection)...
+      expect((await append(store.db, { key: 'a2', from: 'xyz', suffix: '' })).rows).toEqual([
+        { value: 'xyz' },
+      ]);
+      expect(viaKysely).toHaveBeenCalledTimes(1);
+    } finally {
+      viaKysely.mockRestore();
+    }
+    // ...and a read inside a transaction sees that transaction's writes, one outside does not.
+    const seen: { inside?: unknown; outside?: unknown } = {};
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await append(trx, { key: 'a2', from: 'xyz', suffix: '~' });
+        seen.inside = (await byTag(trx, { tag: 'a', min: 4 })).rows;
+        seen.outside = (await byTag(store.db, { tag: 'a', min: 4 })).rows;
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(seen).toEqual({ inside: [{ value: 'xyz~' }], outside: [] });
+    expect((await byTag(store.db, { tag: 'a', min: 3 })).rows).toEqual([{ value: 'xyz' }]);
   });
 });
