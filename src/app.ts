@@ -20,7 +20,7 @@ import {
 } from './http/error-handler.js';
 import { requestIdOf } from './http/request-id.js';
 import { registerResponseHeaders } from './http/response-headers.js';
-import { logRequests } from './logger.js';
+import { logRequests, requestLoggerFactory } from './logger.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { requestsRoutes } from './modules/requests/requests.routes.js';
 import { haggleRoutes } from './modules/haggle/haggle.routes.js';
@@ -58,6 +58,7 @@ export async function buildApp(options: AppOptions) {
     return503OnClosing: true,
     // logRequests writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLoggerFactory,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,6 +1,11 @@
 import { hostname } from 'node:os';
-import pino, { type DestinationStream, type Logger } from 'pino';
-import type { FastifyInstance } from 'fastify';
+import pino, {
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type Logger,
+} from 'pino';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { LogLevel } from './config.js';
 
 /**
@@ -42,6 +47,79 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } },
       })
     : pino(options, pino.destination({ dest: 1, sync: true }));
+}
+
+/**
+ * Fastify's `childLoggerFactory`: a request's logger (`request.log`) is made when something
+ * logs through it. Fastify asks for one per request, and pino's child logger serializes its
+ * bindings when it is made; the access line is written without it (`logRequests`) and most
+ * requests log nothing else.
+ */
+export const requestLoggerFactory = (
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger => new RequestLogger(logger, bindings, options);
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+class RequestLogger implements FastifyBaseLogger {
+  #logger: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  #made(): FastifyBaseLogger {
+    return (this.#logger ??= this.parent.child(this.bindings, this.options));
+  }
+
+  #log(level: Level, args: unknown[]): void {
+    const logger = this.#made();
+    Reflect.apply(logger[level], logger, args);
+  }
+
+  get level(): string {
+    return this.#logger?.level ?? this.options.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.#made().level = level;
+  }
+
+  fatal(...args: unknown[]): void {
+    this.#log('fatal', args);
+  }
+
+  error(...args: unknown[]): void {
+    this.#log('error', args);
+  }
+
+  warn(...args: unknown[]): void {
+    this.#log('warn', args);
+  }
+
+  info(...args: unknown[]): void {
+    this.#log('info', args);
+  }
+
+  debug(...args: unknown[]): void {
+    this.#log('debug', args);
+  }
+
+  trace(...args: unknown[]): void {
+    this.#log('trace', args);
+  }
+
+  silent(...args: unknown[]): void {
+    this.#log('silent', args);
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#made().child(bindings, options);
+  }
 }
 
 /**

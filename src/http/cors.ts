@@ -42,12 +42,11 @@ export async function registerCors(
   });
 
   if (origins === null) {
-    const headers = {
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': EXPOSED_HEADERS,
-    };
     app.addHook('onRequest', (request, reply, done) => {
-      if (request.method !== 'OPTIONS') reply.headers(headers);
+      if (request.method !== 'OPTIONS') {
+        reply.header('access-control-allow-origin', '*');
+        reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+      }
       done();
     });
     return;

@@ -154,6 +154,13 @@ const frameworkCodes: Record<string, () => AppError> = {
       'unsupported_media_type',
       'The body must be JSON (Content-Type: application/json).',
     ),
+  FST_CP_ERR_INVALID_CONTENT_ENCODING: () =>
+    new AppError(
+      'unsupported_media_type',
+      'The body’s Content-Encoding is not supported: send it as is, or as gzip, deflate or br.',
+    ),
+  FST_CP_ERR_INVALID_CONTENT: () =>
+    new AppError('malformed_request', 'The body could not be decoded with its Content-Encoding.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     new AppError('malformed_request', 'Content-Length does not match the body.'),
   FST_ERR_BAD_URL: () =>

@@ -26,15 +26,18 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * - Public reads carry a strong ETag of their body and answer `If-None-Match` with 304.
  */
 export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
-  const security = securityHeaders({
-    // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
-    // every request to HTTPS would render /docs as a blank page there.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-    // Product images and listings may be embedded by other sites.
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-  });
+  // As a list: Fastify's reply.headers() lists an object's keys on every call.
+  const security = Object.entries(
+    securityHeaders({
+      // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
+      // every request to HTTPS would render /docs as a blank page there.
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+      // Product images and listings may be embedded by other sites.
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(security);
+    for (const [name, value] of security) reply.header(name, value);
     done();
   });
 
@@ -66,6 +69,13 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
     done(null, payload);
   });
 
+  // A GET or HEAD has no body to decompress: its route goes without the decompression hook.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => method === 'GET' || method === 'HEAD')) {
+      route.decompress ??= false;
+    }
+  });
   await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES });
 }
 

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerClientError } from '../../src/http/error-handler.js';
 import { errorCodes } from '../../src/http/errors.js';
@@ -212,6 +212,38 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(small.headers['content-encoding']).toBeUndefined();
       const plain = await t.app.inject('/api/catalog');
       expect(plain.headers['content-encoding']).toBeUndefined();
+    });
+
+    it('should read a gzip-encoded request body, and ignore the header on a read without one', async () => {
+      const filed = await t.app.inject({
+        method: 'POST',
+        url: '/api/requests',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: gzipSync(JSON.stringify({ kind: 'capability', task: 'A gzip-sent request.' })),
+      });
+      expect(filed.statusCode).toBe(201);
+      const unknown = await t.app.inject({
+        method: 'POST',
+        url: '/api/requests',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'rot13' },
+        payload: JSON.stringify({ kind: 'capability', task: 'Not really encoded.' }),
+      });
+      expect(unknown.statusCode).toBe(415);
+      expect(unknown.json()).toMatchObject({ code: 'unsupported_media_type' });
+      const garbled = await t.app.inject({
+        method: 'POST',
+        url: '/api/requests',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: 'not gzip at all',
+      });
+      expect(garbled.statusCode).toBe(400);
+      expect(garbled.json()).toMatchObject({ code: 'malformed_request' });
+      // A GET has no body to decode: its answer does not depend on the header.
+      const read = await t.app.inject({
+        url: '/healthz',
+        headers: { 'content-encoding': 'rot13' },
+      });
+      expect(read.statusCode).toBe(200);
     });
 
     it.each(['/api/catalog', '/api/catalog/langchain', '/api/products'])(

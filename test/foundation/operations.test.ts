@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/logger.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger, redactUrl, requestLoggerFactory } from '../../src/logger.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { startServer } from '../helpers/process.js';
@@ -75,6 +75,25 @@ describe('operating the service', () => {
       } finally {
         await quiet.close();
       }
+    });
+
+    it('should make a request’s own logger only when something logs through it', () => {
+      const lines: string[] = [];
+      const parent = createLogger('info', { write: (line: string) => lines.push(line) });
+      const made = vi.spyOn(parent, 'child');
+      const quiet = requestLoggerFactory(parent, { reqId: 'r-lazy' }, {});
+      const loud = requestLoggerFactory(parent, { reqId: 'r-loud' }, { level: 'warn' });
+      expect(quiet.level).toBe('info');
+      expect(loud.level).toBe('warn');
+      expect(made).not.toHaveBeenCalled();
+      loud.info('below its level');
+      loud.warn({ code: 'x' }, 'at its level');
+      loud.error('and %s', 'formatted');
+      expect(made).toHaveBeenCalledTimes(1);
+      expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+        { level: 40, reqId: 'r-loud', code: 'x', msg: 'at its level' },
+        { level: 50, reqId: 'r-loud', msg: 'and formatted' },
+      ]);
     });
 
     it('should hide credentials in logged query strings', async () => {
