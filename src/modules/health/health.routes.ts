@@ -11,6 +11,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
   app.get(
     '/healthz',
     {
+      // Its answers are a few dozen bytes, under COMPRESSION_THRESHOLD_BYTES: no compression hooks.
+      compress: false,
       schema: {
         tags: ['operations'],
         operationId: 'getHealth',
@@ -26,6 +28,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
   app.get(
     '/readyz',
     {
+      compress: false,
       schema: {
         tags: ['operations'],
         operationId: 'getReadiness',
