@@ -87,7 +87,13 @@ export function compiledOnce<Values extends Record<string, unknown>, Row>(
     const parameters = slots.map((key, i) =>
       key === undefined ? query.parameters[i] : values[key],
     );
-    const withValues = { ...query, parameters };
+    // A literal of a fixed shape: spreading the compiled query copied its properties one by one.
+    const withValues: CompiledQuery<Row> = {
+      query: query.query,
+      queryId: query.queryId,
+      sql: query.sql,
+      parameters,
+    };
     return (
       (directRunners.get(db)?.(withValues) as Promise<QueryResult<Row>> | undefined) ??
       db.executeQuery<Row>(withValues)
