@@ -13,6 +13,9 @@ export default defineConfig({
     // without starving the PostgreSQL server they share.
     maxWorkers: 2,
     testTimeout: 30_000,
+    // A browser page waited for (expect.poll) may take seconds on a busy 2-core machine; a
+    // passing poll returns as soon as it holds, so only a failure waits this long.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
   },
 });
