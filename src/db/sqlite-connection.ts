@@ -29,7 +29,16 @@ export function openSqlite(options: SqliteOptions): BetterSqlite3.Database {
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${options.synchronous}`);
   database.pragma('foreign_keys = ON');
-  if (options.queryOnly === true) database.pragma('query_only = ON');
+  if (options.queryOnly === true) {
+    database.pragma('query_only = ON');
+  } else {
+    // A transaction that joins a group commit runs in a savepoint (see BazaarSqliteDriver), and
+    // SQLite moves a savepoint's journal to a temporary file past 64 KiB: under load nearly every
+    // batch created, wrote and deleted one (a third of a deal's write calls). The writing
+    // connection keeps it in memory (at most the pages one batch changes); it makes no
+    // temporary tables.
+    database.pragma('temp_store = MEMORY');
+  }
   return database;
 }
 

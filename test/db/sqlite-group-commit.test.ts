@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BetterSqlite, type BetterSqliteDatabase } from '../../src/db/better-sqlite3.js';
@@ -89,6 +90,48 @@ describe('SQLite group commit', () => {
     ]);
     expect(committed()).toEqual(['b', 'b2', 'd', 'd2']);
   });
+
+  // SQLite's temporary files are deleted as soon as they are opened: only the process's open
+  // files show them (Linux).
+  it.runIf(process.platform === 'linux')(
+    "should keep a joined transaction's savepoint journal in memory, not in a temporary file",
+    async () => {
+      const value = 'x'.repeat(2000);
+      await store.db
+        .insertInto('settings')
+        .values(Array.from({ length: 100 }, (_, i) => ({ key: `k${i}`, value })))
+        .execute();
+      const temporaryFiles = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).includes('etilqs_');
+          } catch {
+            return false; // closed meanwhile
+          }
+        }).length;
+      let openDuring = -1;
+      await Promise.all([
+        // Opens the batch.
+        store.db.transaction().execute(async (trx) => {
+          await trx.insertInto('settings').values({ key: 'first', value: 'v' }).execute();
+        }),
+        // Joins it in a savepoint, then changes about 200 KB of pages that existed before, a row
+        // at a time as a deal does.
+        store.db.transaction().execute(async (trx) => {
+          for (let i = 0; i < 100; i++) {
+            await trx
+              .updateTable('settings')
+              .set({ value: value.replace(/x/g, 'y') })
+              .where('key', '=', `k${i}`)
+              .execute();
+          }
+          openDuring = temporaryFiles();
+        }),
+      ]);
+      expect(openDuring).toBe(0);
+      expect(committed()).toHaveLength(101);
+    },
+  );
 
   it('should not let a read outside a transaction see a batch before its commit', async () => {
     let readDuring: unknown[] = ['not read'];
