@@ -123,14 +123,19 @@ export class Composer {
   }
 
   add(slot: string, phrases: readonly Phrase[], required: boolean): boolean {
-    const fresh = phrases.filter(
-      ([text, ...claims]) => !this.used.has(text) && claims.every((claim) => this.holds(claim)),
-    );
+    const fresh = phrases.filter((phrase) => this.#usable(phrase));
     if (fresh.length === 0) return false;
     const [text] = fresh[pick(fresh.length, this.ctx.sessionId, slot, String(this.round))] ??
       fresh[0] ?? [''];
     this.used.add(text);
     this.slots.push({ text, required });
+    return true;
+  }
+
+  /** Not chosen before in this session, and every claim it makes holds. */
+  #usable(phrase: Phrase): boolean {
+    if (this.used.has(phrase[0])) return false;
+    for (let i = 1; i < phrase.length; i++) if (!this.holds(phrase[i] as Claim)) return false;
     return true;
   }
 
@@ -208,6 +213,19 @@ export function sellerMessage(
   );
 }
 
+/** A counter's price statements: its intent's own, and (but for a final offer) the neutral ones. */
+const withNeutral = (statements: readonly Phrase[]) => [...statements, ...PHRASES.neutral];
+const COUNTER_STATEMENTS: Record<
+  Exclude<keyof typeof PHRASES.statement, 'accept'>,
+  readonly Phrase[]
+> = {
+  counter_small: withNeutral(PHRASES.statement.counter_small),
+  counter_big: withNeutral(PHRASES.statement.counter_big),
+  counter_hold: withNeutral(PHRASES.statement.counter_hold),
+  insult_warning: withNeutral(PHRASES.statement.insult_warning),
+  final_offer: PHRASES.statement.final_offer,
+};
+
 /** A reply's phrases (and its answer from the description), marked used in `used`. */
 export function replyPhrases(
   ctx: WordsContext,
@@ -264,12 +282,7 @@ export function replyPhrases(
       );
     }
   }
-  const statements = PHRASES.statement[intent];
-  composer.add(
-    'statement',
-    intent === 'final_offer' ? statements : [...statements, ...PHRASES.neutral],
-    true,
-  );
+  composer.add('statement', COUNTER_STATEMENTS[intent], true);
   if (composer.speaks('reason', 30)) composer.add('reason', PHRASES.reason, false);
   if (!facts.final && facts.roundsLeft <= 3 && composer.speaks('cue', 60)) {
     composer.add('cue', PHRASES.cue, false);
