@@ -43,8 +43,30 @@ interface Validate {
   errors?: ErrorObject[] | null;
 }
 
+/** The properties of an object schema that hold a UUID. */
+function uuidFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { format?: unknown }> }).properties;
+  if (properties === undefined) return [];
+  return Object.keys(properties).filter((name) => properties[name]?.format === 'uuid');
+}
+
+/**
+ * UUIDs are case-insensitive on input (RFC 9562) and every id is stored in lower case, so an
+ * id sent in capitals (as .NET and some tools write them) is lowered here, once for every
+ * route and door, instead of being an unknown id (404) or somebody else's (403).
+ */
+function lowerUuids(data: unknown, fields: readonly string[]): void {
+  if (fields.length === 0 || typeof data !== 'object' || data === null) return;
+  const values = data as Record<string, unknown>;
+  for (const name of fields) {
+    const value = values[name];
+    if (typeof value === 'string') values[name] = value.toLowerCase();
+  }
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  const uuids = uuidFields(schema);
   const validate: Validate = (data) => {
     // Validation first: it drops the fields the route does not take, so only a field it takes
     // is named. (A failed validation may stop before dropping them: its own errors stand.)
@@ -52,7 +74,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     validate.errors = compiled.errors;
     if (!valid) return false;
     const pointer = nulPointer(data);
-    if (pointer === undefined) return true;
+    if (pointer === undefined) {
+      lowerUuids(data, uuids);
+      return true;
+    }
     validate.errors = [
       { instancePath: pointer, schemaPath: '#', keyword: 'nul', params: {}, message: NUL_MESSAGE },
     ];

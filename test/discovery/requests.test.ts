@@ -115,6 +115,17 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
         .execute();
       expect(rows).toEqual([]);
     });
+
+    it('should read and delete a request whose id is sent in capitals', async () => {
+      const { body } = await file({ task: TASK, kind: 'capability' });
+      const upper = body.data.id.toUpperCase();
+      const shown = await read(upper, body.data.token);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.json<Body<{ id: string }>>().data.id).toBe(body.data.id);
+      const deleted = await read(upper, body.data.token, 'DELETE');
+      expect(deleted.statusCode).toBe(200);
+      expect(deleted.json()).toEqual({ success: true, data: { id: body.data.id, deleted: true } });
+    });
   });
 
   describe('errors', () => {

@@ -91,6 +91,35 @@ describe.each(testDialects)('game security (%s)', (dialect) => {
     expect((await client.get(`/api/players/${alice.id}`, alice)).status).toBe(200);
   });
 
+  it('should take a UUID sent in capitals as the same id', async () => {
+    const upper = (id: string) => id.toUpperCase();
+    const before = await aliceState();
+    const reads = [
+      `/api/players/${upper(alice.id)}`,
+      `/api/players/${upper(alice.id)}/stats`,
+      `/api/products/${upper(productId)}`,
+      `/api/haggle/${upper(sessionId)}`,
+    ];
+    for (const url of reads) {
+      expect((await client.get(url, alice)).status, url).toBe(200);
+    }
+    const image = await t.app.inject(`/images/products/${upper(productId)}.svg`);
+    expect(image.statusCode).toBe(200);
+    const resumed = await client.post(
+      '/api/haggle/start',
+      { player_id: upper(alice.id), product_id: upper(productId) },
+      alice,
+    );
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.data).toMatchObject({ id: sessionId, resumed: true });
+    const mine = await client.get<{ player_id: string }[]>(
+      `/api/transactions?player_id=${upper(alice.id)}`,
+      alice,
+    );
+    expect(mine.status).toBe(200);
+    expect(await aliceState()).toEqual(before);
+  });
+
   it('should require a key on every private game route', async () => {
     const routes: ['GET' | 'POST', string, object?][] = [
       ['GET', '/api/players'],

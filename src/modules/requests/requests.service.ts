@@ -150,9 +150,11 @@ function credentials(
   authorization: string | undefined,
 ): { id: string; tokenHash: string } {
   const token = bearerCredential(authorization);
-  if (token === null || !RECEIPT_TOKEN_PATTERN.test(token) || !UUID_PATTERN.test(id))
+  // Ids are stored in lower case; a UUID is the same in capitals (RFC 9562).
+  const lowered = id.toLowerCase();
+  if (token === null || !RECEIPT_TOKEN_PATTERN.test(token) || !UUID_PATTERN.test(lowered))
     throw requestNotFound();
-  return { id, tokenHash: sha256Hex(token) };
+  return { id: lowered, tokenHash: sha256Hex(token) };
 }
 
 export async function readRequest(
@@ -173,7 +175,7 @@ export async function deleteOwnRequest(
 ): Promise<{ id: string; deleted: true }> {
   const key = credentials(id, authorization);
   if (!(await deleteRequest(store.db, key.id, key.tokenHash))) throw requestNotFound();
-  return { id, deleted: true };
+  return { id: key.id, deleted: true };
 }
 
 /** For operators (the command-line tool), never exposed over HTTP. */
