@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.js';
 
 /** How long browsers may reuse a preflight answer. */
 export const CORS_MAX_AGE_SECONDS = 86_400;
@@ -31,6 +32,21 @@ export async function registerCors(
   origins: readonly string[] | null,
 ): Promise<void> {
   await app.register(async (preflights) => {
+    // An OPTIONS request that is no preflight is refused, as @fastify/cors would, but in the
+    // envelope (its own answer is a text/plain sentence). Runs before the plugin's hook.
+    preflights.addHook('onRequest', (request, _reply, done) => {
+      const preflight =
+        request.headers.origin !== undefined &&
+        request.headers['access-control-request-method'] !== undefined;
+      done(
+        preflight
+          ? undefined
+          : new AppError(
+              'validation_error',
+              'OPTIONS is answered only as a CORS preflight: send Origin and Access-Control-Request-Method.',
+            ),
+      );
+    });
     await preflights.register(cors, {
       origin: origins === null ? '*' : [...origins],
       methods: ['GET', 'HEAD', 'POST', 'DELETE'],

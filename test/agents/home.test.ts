@@ -170,6 +170,7 @@ describe('CORS', () => {
   it('should answer an OPTIONS request that is not a preflight 400', async () => {
     const response = await t.app.inject({ method: 'OPTIONS', url: '/api/leaderboard' });
     expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, code: 'validation_error' });
   });
 
   it('should refuse a CORS_ORIGINS value that is not a list of origins', () => {
