@@ -34,17 +34,29 @@ export const codesOfResponse = (description: unknown): string[] =>
 type ResponseSchema = Record<string, unknown> & { description?: unknown };
 
 /**
+ * What the body parser answers before an operation that takes a body runs: a body over 64 KiB,
+ * or one that is not JSON. Declared on each such operation, so that clients generated from the
+ * document know these statuses.
+ */
+const BODY_PARSER_ERRORS: Record<string, ResponseSchema> = {
+  '413': { $ref: 'Error#', description: 'Error: payload_too_large' },
+  '415': { $ref: 'Error#', description: 'Error: unsupported_media_type' },
+};
+
+/**
  * Adds to the OpenAPI document the headers the service sends but route schemas cannot declare:
  * `RateLimit-*` on every answer of a rate-limited operation (one that can answer
  * `rate_limited`), `Retry-After` on each answer that asks the client to wait, and `Link` on
- * the pages of a list whose next page it names.
+ * the pages of a list whose next page it names; and, on operations that take a body, the
+ * body parser's 413 and 415.
  */
 export function documentHeaders({ schema, url }: { schema: FastifySchema; url: string }): {
   schema: FastifySchema;
   url: string;
 } {
-  const responses = schema.response as Record<string, ResponseSchema> | undefined;
-  if (responses === undefined) return { schema, url };
+  const declared = schema.response as Record<string, ResponseSchema> | undefined;
+  if (declared === undefined) return { schema, url };
+  const responses = schema.body === undefined ? declared : { ...declared, ...BODY_PARSER_ERRORS };
   const limited = Object.values(responses).some((response) =>
     codesOfResponse(response.description).includes('rate_limited'),
   );

@@ -156,7 +156,7 @@ describe('OpenAPI document for tools', () => {
         codesOfResponse(response.description),
       );
       const url = (id: string) => path.replace(/\{[^}]+\}/g, id);
-      const attempts: { url: string; auth?: string; payload?: string }[] = [
+      const attempts: { url: string; auth?: string; payload?: string; type?: string }[] = [
         // No key, and ids that name nothing: a UUID, then text that is no id at all.
         { url: url('00000000-0000-4000-8000-000000000000') },
         { url: url('00000000-0000-4000-8000-000000000000'), auth: player.auth.authorization },
@@ -167,6 +167,12 @@ describe('OpenAPI document for tools', () => {
         attempts.push(
           { url: url('x'), auth: player.auth.authorization, payload: '{' },
           { url: url('x'), auth: player.auth.authorization, payload: '{"unexpected":true}' },
+          { url: url('x'), auth: player.auth.authorization, payload: 'x=1', type: 'text/plain' },
+          {
+            url: url('x'),
+            auth: player.auth.authorization,
+            payload: JSON.stringify({ task: 'x'.repeat(70_000) }),
+          },
         );
       }
       for (const attempt of attempts) {
@@ -175,7 +181,7 @@ describe('OpenAPI document for tools', () => {
           url: attempt.url,
           headers: {
             ...(attempt.auth === undefined ? {} : { authorization: attempt.auth }),
-            ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+            ...(method === 'POST' ? { 'content-type': attempt.type ?? 'application/json' } : {}),
           },
           ...(method === 'POST' ? { payload: attempt.payload ?? '{}' } : {}),
         });
