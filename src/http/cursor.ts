@@ -64,6 +64,26 @@ export const textField = (fields: Readonly<Record<string, unknown>>, name: strin
   return typeof value === 'string' ? value : undefined;
 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Reads a field that must be a row id (a lower-case UUID, as the service writes them). */
+export const uuidField = (fields: Readonly<Record<string, unknown>>, name: string) => {
+  const value = textField(fields, name);
+  return value !== undefined && UUID.test(value) ? value : undefined;
+};
+
+/**
+ * Reads a field that must be a time as the service writes it (ISO 8601 UTC with milliseconds,
+ * a real date): PostgreSQL refuses any other text as a timestamp, which must be a 400 here
+ * rather than a database error.
+ */
+export const timestampField = (fields: Readonly<Record<string, unknown>>, name: string) => {
+  const value = textField(fields, name);
+  if (value === undefined || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return;
+  const time = new Date(value);
+  return !Number.isNaN(time.getTime()) && time.toISOString() === value ? value : undefined;
+};
+
 /**
  * The `Link` header (RFC 8288) to the next page of a list answered as a plain array: the same
  * request with `cursor` set. Lists whose `data` is an object carry `next_cursor` instead.

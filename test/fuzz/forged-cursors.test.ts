@@ -47,6 +47,22 @@ describe.each(testDialects)('hostile requests (%s)', (dialect) => {
         expect(response.statusCode, `${operation.path} ${cursor}`).toBe(400);
         expect(response.json()).toMatchObject({ code: 'validation_error' });
       }
+      // Shaped like this service's cursors, with a position it never writes: a time that is
+      // not a real one (PostgreSQL refuses it as a timestamp) or an id that is not a UUID.
+      const id = '3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90';
+      for (const fields of [
+        { s: 'not a date', i: id, f: null },
+        { s: '2026-13-45T99:00:00.000Z', i: id, f: null },
+        { s: '2026-11-23T10:15:30.000Z', i: 'x', f: null },
+        { c: 'Books', n: 'x', i: 'x' },
+      ]) {
+        const cursor = Buffer.from(JSON.stringify({ v: 1, ...fields })).toString('base64url');
+        const response = await hostile.t.app.inject({
+          url: `${operation.path}?cursor=${cursor}`,
+          headers: { authorization },
+        });
+        expect(response.statusCode, `${operation.path} ${JSON.stringify(fields)}`).toBe(400);
+      }
       await fc.assert(
         fc.asyncProperty(forgedCursor(), async (cursor) => {
           const url = `${operation.path}?cursor=${cursor}`;

@@ -1,4 +1,4 @@
-import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
+import { decodeCursor, pageOf, timestampField, uuidField } from '../../http/cursor.js';
 import { notFound } from '../../http/errors.js';
 import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
@@ -45,8 +45,8 @@ const DEFAULT_LIMIT = 20;
 /** started_at and id of the last session of the previous page, for the same status filter. */
 function decodePosition(raw: string, status: SessionStatus | undefined) {
   return decodeCursor(raw, (fields) => {
-    const startedAt = textField(fields, 's');
-    const id = textField(fields, 'i');
+    const startedAt = timestampField(fields, 's');
+    const id = uuidField(fields, 'i');
     if (startedAt === undefined || id === undefined || fields.f !== (status ?? null)) return;
     return { startedAt, id };
   });

@@ -1,6 +1,6 @@
 import type { Store } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
+import { decodeCursor, pageOf, textField, uuidField } from '../../http/cursor.js';
 import { CATEGORIES } from '../../seller/index.js';
 import {
   findProduct,
@@ -37,7 +37,7 @@ function decodePosition(raw: string): ProductPosition {
   return decodeCursor(raw, (fields) => {
     const category = CATEGORIES.find((name) => name === fields.c);
     const name = textField(fields, 'n');
-    const id = textField(fields, 'i');
+    const id = uuidField(fields, 'i');
     if (category === undefined || name === undefined || id === undefined) return;
     return { category, name, id };
   });

@@ -1,5 +1,5 @@
 import type { Store } from '../../db/database.js';
-import { decodeCursor, pageOf, textField } from '../../http/cursor.js';
+import { decodeCursor, pageOf, timestampField, uuidField } from '../../http/cursor.js';
 import { listTransactions, type DealPosition } from './transactions.repository.js';
 import { transactionView, type TransactionView } from './transactions.schemas.js';
 
@@ -28,8 +28,8 @@ export async function findTransactions(
 
 function decodePosition(raw: string): DealPosition {
   return decodeCursor(raw, (fields) => {
-    const createdAt = textField(fields, 's');
-    const id = textField(fields, 'i');
+    const createdAt = timestampField(fields, 's');
+    const id = uuidField(fields, 'i');
     return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
   });
 }
