@@ -23,7 +23,8 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  *
  * - Nothing is stored by caches (`no-store`) unless it is a public read: keys, receipt tokens and
  *   private game data must not land in a shared or browser cache.
- * - Public reads carry a strong ETag of their body and answer `If-None-Match` with 304.
+ * - Public reads carry a strong ETag of their body and answer `If-None-Match` with 304; they are
+ *   `no-cache` unless their route says how long they keep (product images: a day).
  */
 export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
   // As a list: Fastify's reply.headers() lists an object's keys on every call.
@@ -51,7 +52,8 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
       done(null, payload);
       return;
     }
-    reply.header('cache-control', 'no-cache');
+    // A route may let its answer be reused for a while (product images); otherwise revalidate.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
       done(null, payload);
       return;

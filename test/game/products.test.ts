@@ -114,6 +114,9 @@ describe.each(testDialects)('products and inventory (%s)', (dialect) => {
       const image = await t.app.inject(new URL(sample.image_url).pathname);
       expect(image.statusCode).toBe(200);
       expect(image.headers['content-type']).toContain('image/svg+xml');
+      // As the operation says: cacheable for a day, and revalidated with its ETag after that.
+      expect(image.headers['cache-control']).toBe('public, max-age=86400');
+      expect(image.headers.etag).toBeDefined();
       expect(image.body).toContain('<svg');
       expect(new URL(sample.image_url).hostname).toBe('localhost');
     });
