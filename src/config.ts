@@ -106,13 +106,20 @@ export function loadConfig(env: Env = process.env): Config {
   if (sellerSecret !== null && sellerSecret.length < 16) {
     problems.push('SELLER_SECRET must be at least 16 characters long');
   }
-  let database: DatabaseTarget = { dialect: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH) };
-  try {
-    database = parseDatabaseUrl(read('DATABASE_URL'));
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(error.message);
-  }
+  // Parsers that throw ConfigError: their problem joins the others instead of ending the check.
+  const parsed = <T>(parse: () => T, fallback: T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return fallback;
+    }
+  };
+  const database = parsed<DatabaseTarget>(() => parseDatabaseUrl(read('DATABASE_URL')), {
+    dialect: 'sqlite',
+    path: resolve(DEFAULT_SQLITE_PATH),
+  });
 
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
@@ -129,7 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     haggleIdleMinutes: integer('HAGGLE_IDLE_MINUTES', 15, 1, 10_080),
     haggleMaxActive: integer('HAGGLE_MAX_ACTIVE', 3, 1, 1000),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
-    corsOrigins: parseOrigins(read('CORS_ORIGINS')),
+    corsOrigins: parsed(() => parseOrigins(read('CORS_ORIGINS')), null),
     limits: {
       gameRequestsPerMinute: integer('GAME_RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
       registrationsPerHour: integer('REGISTRATION_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000),

@@ -19,6 +19,7 @@ describe('configuration', () => {
         REDIS_URL: 'http://cache',
         SELLER_SECRET: 'short',
         DATABASE_URL: 'mysql://x',
+        CORS_ORIGINS: 'app.example.com',
       });
     expect(load).toThrow(ConfigError);
     let message = '';
@@ -28,11 +29,17 @@ describe('configuration', () => {
       message = (error as Error).message;
     }
     const lines = message.split('\n');
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     expect(message).toContain('PORT must be a whole number from 0 to 65535, got "70000"');
     expect(message).toContain('SQLITE_BUSY_TIMEOUT_MS must be a whole number from 0 to 600000');
     expect(message).toContain('GAME_RATE_LIMIT_PER_MINUTE must be a whole number from 1 to');
-    for (const name of ['LOG_LEVEL', 'REDIS_URL', 'SELLER_SECRET', 'DATABASE_URL']) {
+    for (const name of [
+      'LOG_LEVEL',
+      'REDIS_URL',
+      'SELLER_SECRET',
+      'DATABASE_URL',
+      'CORS_ORIGINS',
+    ]) {
       expect(message).toContain(name);
     }
   });
