@@ -61,8 +61,7 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
     // One-shot hash: no Hash object per response.
     const etag = `"${hash('sha256', payload, 'base64url').slice(0, 27)}"`;
     reply.header('etag', etag);
-    const wanted = request.headers['if-none-match'];
-    if (wanted !== undefined && wanted.split(',').some((tag) => tag.trim() === etag)) {
+    if (noneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
       reply.removeHeader('content-length');
       done(null, '');
@@ -79,6 +78,16 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
     }
   });
   await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES });
+}
+
+/**
+ * Whether `If-None-Match` names this ETag, by the weak comparison RFC 9110 (13.1.2) asks for:
+ * `W/"x"` matches `"x"` (proxies mark a tag weak when they compress), and `*` matches any.
+ */
+function noneMatch(wanted: string | undefined, etag: string): boolean {
+  if (wanted === undefined) return false;
+  if (wanted.trim() === '*') return true;
+  return wanted.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /**
