@@ -125,7 +125,9 @@ describe('OpenAPI document for tools', () => {
       if (!codesOfResponse(limited.description).includes('rate_limited')) continue;
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!status.startsWith('2')) continue;
-        const paged = name === 'GET /api/products' || name === 'GET /api/transactions';
+        const paged = ['GET /api/players', 'GET /api/products', 'GET /api/transactions'].includes(
+          name,
+        );
         expect(Object.keys(response.headers ?? {}), `${name} ${status}`).toEqual([
           'RateLimit-Limit',
           'RateLimit-Remaining',

@@ -4,6 +4,10 @@ import { testDialects } from '../helpers/databases.js';
 import { expectNoSecretsIn } from '../helpers/game-checks.js';
 import { GameClient, UNLIMITED } from '../helpers/game.js';
 
+interface LinkHolder {
+  headers: Record<string, unknown>;
+}
+
 describe.each(testDialects)('players (%s)', (dialect) => {
   let t: TestApp;
   let client: GameClient;
@@ -94,6 +98,27 @@ describe.each(testDialects)('players (%s)', (dialect) => {
         me,
       );
       expect(partial.body.data).toEqual([]);
+    });
+
+    it('should page through every player with the Link header, none twice and none left out', async () => {
+      const me = await client.newPlayer('pager');
+      for (let i = 0; i < 4; i++) await client.newPlayer('paged');
+      const everyone = (await client.get<{ id: string }[]>('/api/players', me)).body.data;
+      expect(everyone.length).toBeGreaterThanOrEqual(5);
+      const seen: string[] = [];
+      let url: string | undefined = '/api/players?limit=2';
+      while (url !== undefined) {
+        const page: { status: number; body: { data: { id: string }[] }; response: LinkHolder } =
+          await client.get<{ id: string }[]>(url, me);
+        expect(page.status).toBe(200);
+        expect(page.body.data.length).toBeLessThanOrEqual(2);
+        seen.push(...page.body.data.map((row) => row.id));
+        const link: unknown = page.response.headers.link;
+        const next: string | undefined =
+          typeof link === 'string' ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined;
+        url = next === undefined ? undefined : new URL(next).pathname + new URL(next).search;
+      }
+      expect(seen).toEqual(everyone.map((row) => row.id));
     });
 
     it('should read one player and their stats', async () => {

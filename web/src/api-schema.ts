@@ -290,7 +290,7 @@ export interface paths {
         };
         /**
          * List or find players
-         * @description Without filters, every player (oldest first, up to `limit`). E-mails are shown only on your own record.
+         * @description Without filters, every player, oldest first, in pages of `limit` (default 1000); while more follow, the answer has a `Link: <…&cursor=…>; rel="next"` header. E-mails are shown only on your own record.
          */
         get: operations["listPlayers"];
         put?: never;
@@ -2948,9 +2948,11 @@ export interface operations {
     listPlayers: {
         parameters: {
             query?: {
+                /** @description The `cursor` of the previous page’s `Link: …; rel="next"` header. */
+                cursor?: string;
                 /** @description Exact e-mail address (ignoring case). */
                 email?: string;
-                /** @description At most this many, oldest first. */
+                /** @description At most this many, oldest first. When more follow, the `Link` header names the next page (`rel="next"`). */
                 limit?: number;
                 /** @description Exact username (ignoring case). */
                 username?: string;
@@ -2964,6 +2966,8 @@ export interface operations {
             /** @description The players found, oldest first. */
             200: {
                 headers: {
+                    /** @description While more follow: `<the next page’s URL>; rel="next"` (RFC 8288). */
+                    Link?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */

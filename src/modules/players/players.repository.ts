@@ -31,9 +31,16 @@ export function findByIdentity(
     .execute();
 }
 
+/** Where a page of players ends: the last player's registration time and id. */
+export interface PlayerPosition {
+  createdAt: string;
+  id: string;
+}
+
 export interface PlayerFilter {
   usernameKey?: string | undefined;
   emailKey?: string | undefined;
+  after?: PlayerPosition | undefined;
   limit: number;
 }
 
@@ -46,6 +53,11 @@ export function listPlayers(db: Db, filter: PlayerFilter): Promise<PlayerRow[]> 
     )
     .$if(filter.emailKey !== undefined, (query) =>
       query.where('email_key', '=', filter.emailKey ?? ''),
+    )
+    .$if(filter.after !== undefined, (query) =>
+      query.where(
+        sql<boolean>`(created_at, id) > (${filter.after?.createdAt}, ${filter.after?.id})`,
+      ),
     )
     .orderBy('created_at')
     .orderBy('id')

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { publicBaseUrl } from '../../http/base-url.js';
+import { nextPageLink } from '../../http/cursor.js';
 import { perAddressHourly } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import {
@@ -63,7 +65,8 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store, confi
         operationId: 'listPlayers',
         summary: 'List or find players',
         description:
-          'Without filters, every player (oldest first, up to `limit`). E-mails are shown only on your own record.',
+          'Without filters, every player, oldest first, in pages of `limit` (default 1000); while more follow, ' +
+          'the answer has a `Link: <…&cursor=…>; rel="next"` header. E-mails are shown only on your own record.',
         querystring: PlayerQuery,
         response: {
           200: Envelope(Type.Array(Player), 'The players found, oldest first.'),
@@ -71,10 +74,13 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store, confi
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await findPlayers(store, request.playerId, request.query),
-    }),
+    async (request, reply) => {
+      const { items, nextCursor } = await findPlayers(store, request.playerId, request.query);
+      if (nextCursor !== null) {
+        reply.header('link', nextPageLink(request, publicBaseUrl(request, config), nextCursor));
+      }
+      return { success: true as const, data: items };
+    },
   );
 
   app.get(

@@ -58,7 +58,14 @@ export const PlayerQuery = Type.Object({
       minimum: 1,
       maximum: 1000,
       default: 1000,
-      description: 'At most this many, oldest first.',
+      description:
+        'At most this many, oldest first. When more follow, the `Link` header names the next page (`rel="next"`).',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 300,
+      description: 'The `cursor` of the previous page’s `Link: …; rel="next"` header.',
     }),
   ),
 });

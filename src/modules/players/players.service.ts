@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { decodeCursor, pageOf, timestampField, uuidField } from '../../http/cursor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { newApiKey } from '../../http/secrets.js';
 import {
@@ -9,6 +10,7 @@ import {
   findPlayerStats,
   insertPlayer,
   listPlayers,
+  type PlayerPosition,
   replaceKeyHash,
 } from './players.repository.js';
 import type { Static } from 'typebox';
@@ -76,17 +78,37 @@ export async function register(
   return { created: true, player: { ...playerView(row, true), api_key: key } };
 }
 
+/** Oldest first, `limit` a page (1000 unless asked for fewer), after the cursor's player. */
 export async function findPlayers(
   store: Store,
   viewerId: string,
-  query: { username?: string | undefined; email?: string | undefined; limit?: number | undefined },
-): Promise<PlayerView[]> {
+  query: {
+    username?: string | undefined;
+    email?: string | undefined;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  },
+): Promise<{ items: PlayerView[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 1000;
   const rows = await listPlayers(store.db, {
     usernameKey: query.username?.toLowerCase(),
     emailKey: query.email?.toLowerCase(),
-    limit: query.limit ?? 1000,
+    after: query.cursor === undefined ? undefined : decodePosition(query.cursor),
+    limit: limit + 1,
   });
-  return rows.map((row) => playerView(row, row.id === viewerId));
+  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
+    s: last.created_at,
+    i: last.id,
+  }));
+  return { items: items.map((row) => playerView(row, row.id === viewerId)), nextCursor };
+}
+
+function decodePosition(raw: string): PlayerPosition {
+  return decodeCursor(raw, (fields) => {
+    const createdAt = timestampField(fields, 's');
+    const id = uuidField(fields, 'i');
+    return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
+  });
 }
 
 export async function getPlayer(store: Store, viewerId: string, id: string): Promise<PlayerView> {
