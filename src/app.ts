@@ -56,6 +56,12 @@ export async function buildApp(options: AppOptions) {
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
+    keepAliveTimeout: 5_000,
+    // A request still arriving after 30 s is answered 408. Node applies its headers' limit (60 s
+    // by default) when that is the longer, and looks for late requests every 30 s by default:
+    // a stalled body waited 60-90 s for its answer. Both limits 30 s, looked for every second.
+    requestTimeout: 30_000,
+    http: { headersTimeout: 30_000, connectionsCheckingInterval: 1_000 },
     // logRequests writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: requestLoggerFactory,

@@ -58,8 +58,6 @@ async function main(): Promise<void> {
     await store.close();
     process.exit(1);
   }
-  app.server.keepAliveTimeout = 5_000;
-  app.server.requestTimeout = 30_000;
 
   // On SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, then close the
   // database. A second signal, or the grace period running out, ends the process at once.

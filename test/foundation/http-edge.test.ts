@@ -272,3 +272,50 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
     });
   });
 });
+
+// Node applies its headers' limit when it is the longer one and looks for late requests every
+// 30 s by default: a stalled body once waited 60–90 s for its 408. Not per database.
+describe('a request that stalls', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  afterAll(() => t.close());
+
+  /** Sends the start of a request and never the rest: what came back, and after how long. */
+  const stall = (bytes: string) =>
+    new Promise<{ raw: string; seconds: number }>((resolve, reject) => {
+      const started = performance.now();
+      const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        resolve({
+          raw: Buffer.concat(chunks).toString(),
+          seconds: (performance.now() - started) / 1000,
+        });
+      });
+      socket.setTimeout(45_000, () => socket.destroy());
+    });
+
+  it('should answer 408 in the envelope about 30 s after the request began, body or headers', async () => {
+    const [body, headers] = await Promise.all([
+      stall(
+        'POST /api/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"kind":',
+      ),
+      stall('GET /api/products HTTP/1.1\r\nHost: x\r\nX-Slow: '),
+    ]);
+    for (const { raw, seconds } of [body, headers]) {
+      expect(raw).toMatch(/^HTTP\/1\.1 408 /);
+      expect(envelopes(raw)).toEqual(['request_timeout']);
+      expect(seconds).toBeGreaterThanOrEqual(29);
+      expect(seconds).toBeLessThan(33);
+    }
+  }, 50_000);
+});
