@@ -39,6 +39,23 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       );
     });
 
+    it('should find an equivalent of several words only where they stand together', async () => {
+      // `speech to text` is an equivalent of `dictation`; a text-to-speech engine that
+      // "synthesises speech locally from text" has both words, but not the phrase.
+      const found = (await search('?q=dictation&limit=50')).body.data.items;
+      expect(found.map((item) => item.id)).toEqual(
+        expect.arrayContaining(['vosk', 'deepgram', 'picovoice-leopard']),
+      );
+      for (const item of found) expect(item.categories, item.id).not.toEqual(['text-to-speech']);
+      const phrases = /speech[\s-]+to[\s-]+text|self[\s-]+hosted/i;
+      const listings = new Map(loadCatalogFile().map((listing) => [listing.id, listing]));
+      for (const q of ['dictation', 'offline'])
+        for (const item of (await search(`?q=${q}&limit=50`)).body.data.items)
+          for (const { term } of item.matched ?? [])
+            if (term === 'speech to text' || term === 'self hosted')
+              expect(JSON.stringify(listings.get(item.id)), `${q}: ${item.id}`).toMatch(phrases);
+    });
+
     it('should correct a misspelt name and say so, still offering the request', async () => {
       const { body } = await search('?q=playwrite');
       expect(body.data.corrected_query).toBe('playwright');

@@ -1,12 +1,12 @@
 // A query's words as groups: a word, or a phrase of the concept map with its equivalents.
 
 import { SYNONYMS } from './catalog.synonyms.js';
-import { nameKey, stem } from './catalog.text.js';
+import { nameKey, searchWords, stem } from './catalog.text.js';
 
 export interface Alternative {
   /** What a hit's `matched` names: the words as typed, or the equivalent found. */
   label: string;
-  /** The stems, all of which an equivalent phrase must contain. */
+  /** The stems typed, or an equivalent's one term (a stem, or a phrase term: `phraseTerm`). */
   terms: string[];
   /** 1 for the words as typed (or corrected); less for an equivalent or a prefix. */
   weight: number;
@@ -24,8 +24,30 @@ export interface QueryGroup {
 /** An equivalent of the concept map weighs less than the words as typed. */
 export const CONCEPT_WEIGHT = 0.8;
 
+/**
+ * The postings term of a phrase of several words (their stems, stop words included): a listing
+ * has it where those words stand together in that order in one text of a field ("speech-to-text"
+ * has `speech to text`; "speech from text" and "speech locally from text" do not).
+ */
+export const phraseTerm = (stems: readonly string[]): string => `"${stems.join(' ')}`;
+
 const concepts = SYNONYMS.map((line) =>
-  line.map((phrase) => ({ phrase, stems: nameKey(phrase).split(' ').filter(Boolean) })),
+  line.map((phrase) => {
+    const words = searchWords(phrase).map(stem);
+    return {
+      phrase,
+      /** Its content words' stems, as a query's words are compared with it. */
+      stems: nameKey(phrase).split(' ').filter(Boolean),
+      /** What finds it in a listing: its stem, or for several words its phrase term. */
+      term: words.length > 1 ? phraseTerm(words) : (words[0] ?? ''),
+      words,
+    };
+  }),
+);
+
+/** The concept map's phrases of several words, as stems: the ones indexed as phrase terms. */
+export const CONCEPT_PHRASES: readonly (readonly string[])[] = concepts.flatMap((line) =>
+  line.flatMap(({ words }) => (words.length > 1 ? [words] : [])),
 );
 
 /**
@@ -51,11 +73,12 @@ export function queryPlan(words: readonly string[]): QueryGroup[] {
     const typed = stems.slice(i, i + length);
     const text = words.slice(i, i + length).join(' ');
     const alternatives: Alternative[] = [{ label: text, terms: typed, weight: 1, kind: 'typed' }];
-    for (const { phrase, stems: other } of best?.line ?? []) {
+    for (const { phrase, stems: other, term } of best?.line ?? []) {
       if (other.join(' ') !== typed.join(' '))
         alternatives.push({
           label: phrase,
-          terms: other,
+          // An equivalent of several words is found as a phrase, not as words anywhere.
+          terms: [term],
           weight: CONCEPT_WEIGHT,
           kind: 'equivalent',
         });

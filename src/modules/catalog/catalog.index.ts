@@ -4,6 +4,7 @@
 import type { ListingEntry } from './catalog.schemas.js';
 import { FIELD_NAMES, FIELDS, STATUS_WEIGHTS, type Field } from './catalog.ranking.js';
 import { nameKey, stem } from './catalog.text.js';
+import { CONCEPT_PHRASES, phraseTerm } from './catalog.concepts.js';
 import { PostingList } from './catalog.posting-list.js';
 import { grown, WordTable } from './catalog.words.js';
 
@@ -23,6 +24,13 @@ export const fieldsOf = (mask: number): Field[] =>
 
 /** The postings term of a whole name, alias or id, compared with a whole query. */
 export const exactTerm = (key: string): string => `=${key}`;
+
+/** The concept map's phrases of several words, by their first stem. */
+const PHRASES_BY_FIRST = new Map<string, (readonly string[])[]>();
+for (const stems of CONCEPT_PHRASES) {
+  const first = stems[0] ?? '';
+  PHRASES_BY_FIRST.set(first, [...(PHRASES_BY_FIRST.get(first) ?? []), stems]);
+}
 
 function fieldTexts(entry: ListingEntry): Record<Field, string[]> {
   return {
@@ -57,7 +65,11 @@ export class PostingsBuilder {
   private frequency = new Float64Array(1024);
   private mask = new Uint16Array(1024);
   private seen = new Uint32Array(1024);
+  /** By term number: 1 when a phrase of the concept map starts with it. */
+  private startsPhrase = new Uint8Array(1024);
   private stamp = 0;
+  /** Where each text of the field last scanned ends in `words.found`. */
+  private textEnds: number[] = [];
 
   /** The term's number, and an empty list for it if it has none yet. */
   termNumber(term: string): number {
@@ -71,7 +83,9 @@ export class PostingsBuilder {
         this.frequency = grown(this.frequency);
         this.mask = grown(this.mask);
         this.seen = grown(this.seen);
+        this.startsPhrase = grown(this.startsPhrase);
       }
+      this.startsPhrase[number] = PHRASES_BY_FIRST.has(term) ? 1 : 0;
     }
     return number;
   }
@@ -88,11 +102,52 @@ export class PostingsBuilder {
     return term;
   }
 
-  /** The words of a field's texts, in `words.found` up to the returned end. */
+  /** The words of a field's texts, in `words.found` up to the returned end (each text's in `textEnds`). */
   private scan(texts: readonly string[]): number {
     let end = 0;
-    for (const text of texts) end = this.words.scan(text, end);
+    this.textEnds.length = 0;
+    for (const text of texts) this.textEnds.push((end = this.words.scan(text, end)));
     return end;
+  }
+
+  /**
+   * The phrase terms of the concept phrases that start at `words.found[at]` (whose term,
+   * `first`, starts one) and go on in the words that follow, within the same text.
+   */
+  private phrasesAt(at: number, first: number): number[] {
+    let end = 0;
+    for (const textEnd of this.textEnds) if ((end = textEnd) > at) break;
+    const found: number[] = [];
+    for (const stems of PHRASES_BY_FIRST.get(this.terms[first] ?? '') ?? []) {
+      if (at + stems.length > end) continue;
+      let matched = 1;
+      while (
+        matched < stems.length &&
+        this.terms[this.termOfWordNumber(this.words.found[at + matched] ?? 0)] === stems[matched]
+      )
+        matched++;
+      if (matched === stems.length) found.push(this.termNumber(phraseTerm(stems)));
+    }
+    return found;
+  }
+
+  /** Counts one occurrence of a term in field `bit` of the listing being added. */
+  private tally(
+    term: number,
+    norm: number,
+    bit: number,
+    status: number,
+    stamp: number,
+    touched: number[],
+  ): void {
+    if (this.seen[term] !== stamp) {
+      this.seen[term] = stamp;
+      this.frequency[term] = 0;
+      this.mask[term] = status;
+      touched.push(term);
+    }
+    (this.frequency[term] as number) += norm;
+    (this.mask[term] as number) |= 1 << bit;
   }
 
   /** Adds a listing's postings: each term's saturated, weighted frequency, and its fields. */
@@ -108,14 +163,11 @@ export class PostingsBuilder {
       const norm = weight / (1 - b + (b * Math.max(count, 1)) / length);
       for (let i = 0; i < count; i++) {
         const term = this.termOfWordNumber(this.words.found[i] ?? 0);
-        if (this.seen[term] !== stamp) {
-          this.seen[term] = stamp;
-          this.frequency[term] = 0;
-          this.mask[term] = status;
-          touched.push(term);
-        }
-        (this.frequency[term] as number) += norm;
-        (this.mask[term] as number) |= 1 << bit;
+        this.tally(term, norm, bit, status, stamp, touched);
+        // A concept phrase counts as a term of its own where its words stand together.
+        if (this.startsPhrase[term] === 1)
+          for (const phrase of this.phrasesAt(i, term))
+            this.tally(phrase, norm, bit, status, stamp, touched);
       }
     }
     for (const term of touched) {

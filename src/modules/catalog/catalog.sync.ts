@@ -22,6 +22,7 @@ import {
   type ListingRow,
   type NewChange,
 } from './catalog.sync.repository.js';
+import { CONCEPT_PHRASES } from './catalog.concepts.js';
 import { groupsOf } from './catalog.facets.js';
 import { indexEntries, type FileIndexer } from './catalog.indexing.js';
 import { writePostings } from './catalog.postings.js';
@@ -32,9 +33,10 @@ const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /**
  * Part of every content hash: bump it when the indexed words are derived differently, so the
- * next start rewrites every listing.
+ * next start rewrites every listing. The concept map's phrases are indexed as terms of their
+ * own, so a change to them rewrites every listing too.
  */
-const INDEX_FORMAT = 'search-3';
+const INDEX_FORMAT = `search-4 ${CONCEPT_PHRASES.map((stems) => stems.join(' ')).join('|')}`;
 
 /** Tables whose secondary indexes a first load builds after writing its rows. */
 const BULK_TABLES = ['catalog_listings', 'catalog_changes'];

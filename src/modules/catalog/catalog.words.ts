@@ -6,7 +6,7 @@ import { searchWords } from './catalog.text.js';
 
 /** A typed array twice as long (at least 4), starting with `from`'s elements. */
 export function grown<
-  T extends Int32Array | Uint32Array | Float32Array | Float64Array | Uint16Array,
+  T extends Int32Array | Uint32Array | Float32Array | Float64Array | Uint16Array | Uint8Array,
 >(from: T): T {
   const to = new (from.constructor as new (length: number) => T)(Math.max(4, from.length * 2));
   to.set(from);
