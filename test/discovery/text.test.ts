@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { queryPlan } from '../../src/modules/catalog/catalog.concepts.js';
-import { SYNONYMS } from '../../src/modules/catalog/catalog.synonyms.js';
+import { NARROWER, SYNONYMS } from '../../src/modules/catalog/catalog.synonyms.js';
 import {
   closeEnough,
   contentWords,
@@ -64,7 +64,9 @@ describe('concept map', () => {
   it.each([
     ['speech to text', ['transcription', 'dictation', 'audio to text']],
     ['transcribe', ['speech to text', 'asr']],
-    ['offline', ['local', 'self hosted', 'on device']],
+    ['offline', ['on device', 'without internet']],
+    ['locally', ['offline', 'on device']],
+    ['self hosted', ['on premises', 'local', 'offline']],
     ['drive a browser', ['browser automation', 'headless browser']],
     ['cron', ['scheduler', 'recurring jobs']],
     ['jailbreak', ['guardrails', 'prompt injection']],
@@ -73,6 +75,17 @@ describe('concept map', () => {
     expect(group?.alternatives[0]).toMatchObject({ kind: 'typed', weight: 1 });
     const labels = group?.alternatives.map((alternative) => alternative.label) ?? [];
     expect(labels).toEqual(expect.arrayContaining(equivalents));
+  });
+
+  it('should find a narrower need for a broader one, not the other way round', () => {
+    // What runs locally may still call a hosted API; self-hosted software may need a server.
+    const labels = (text: string) =>
+      plan(text)[0]?.alternatives.map((alternative) => alternative.label) ?? [];
+    expect(labels('offline')).not.toContain('local');
+    expect(labels('offline')).not.toContain('self hosted');
+    expect(labels('offline')).not.toContain('on premises');
+    expect(labels('local')).not.toContain('self hosted');
+    for (const [broader, narrower] of NARROWER) expect(labels(broader)).toContain(narrower);
   });
 
   it('should take the longest phrase and leave other words as they are', () => {

@@ -1,6 +1,6 @@
 // A query's words as groups: a word, or a phrase of the concept map with its equivalents.
 
-import { SYNONYMS } from './catalog.synonyms.js';
+import { NARROWER, SYNONYMS } from './catalog.synonyms.js';
 import { nameKey, searchWords, stem } from './catalog.text.js';
 
 export interface Alternative {
@@ -45,6 +45,23 @@ const concepts = SYNONYMS.map((line) =>
   }),
 );
 
+/** The line of each phrase of the concept map. */
+const lineOf = (phrase: string) => {
+  const line = concepts.findIndex((phrases) => phrases.some((each) => each.phrase === phrase));
+  if (line === -1) throw new Error(`${phrase} is in no line of the concept map`);
+  return line;
+};
+
+/** By line: the lines it is broader than (NARROWER), transitively, itself first. */
+const reach = concepts.map((_, start) => {
+  const found = [start];
+  for (let i = 0; i < found.length; i++)
+    for (const [broader, narrower] of NARROWER)
+      if (lineOf(broader) === found[i] && !found.includes(lineOf(narrower)))
+        found.push(lineOf(narrower));
+  return found;
+});
+
 /** The concept map's phrases of several words, as stems: the ones indexed as phrase terms. */
 export const CONCEPT_PHRASES: readonly (readonly string[])[] = concepts.flatMap((line) =>
   line.flatMap(({ words }) => (words.length > 1 ? [words] : [])),
@@ -52,16 +69,17 @@ export const CONCEPT_PHRASES: readonly (readonly string[])[] = concepts.flatMap(
 
 /**
  * Turns query words (from `contentWords`) into groups: the longest phrase of the concept map at
- * each place becomes one group of all its equivalents; any other word is a group of itself.
+ * each place becomes one group of all its equivalents (those of its line, and of the lines it is
+ * broader than); any other word is a group of itself.
  */
 export function queryPlan(words: readonly string[]): QueryGroup[] {
   const stems = words.map(stem);
   const groups: QueryGroup[] = [];
   let i = 0;
   while (i < stems.length) {
-    let best: { length: number; line: (typeof concepts)[number] } | undefined;
-    for (const line of concepts) {
-      for (const { stems: phrase } of line) {
+    let best: { length: number; line: number } | undefined;
+    for (const [line, phrases] of concepts.entries()) {
+      for (const { stems: phrase } of phrases) {
         if (
           phrase.length > (best?.length ?? 0) &&
           phrase.every((part, offset) => stems[i + offset] === part)
@@ -73,7 +91,8 @@ export function queryPlan(words: readonly string[]): QueryGroup[] {
     const typed = stems.slice(i, i + length);
     const text = words.slice(i, i + length).join(' ');
     const alternatives: Alternative[] = [{ label: text, terms: typed, weight: 1, kind: 'typed' }];
-    for (const { phrase, stems: other, term } of best?.line ?? []) {
+    const lines = best === undefined ? [] : (reach[best.line] ?? []);
+    for (const { phrase, stems: other, term } of lines.flatMap((line) => concepts[line] ?? [])) {
       if (other.join(' ') !== typed.join(' '))
         alternatives.push({
           label: phrase,

@@ -4,7 +4,10 @@
  * listings with any of the others, ranked a little below listings with the words as typed.
  * Listing-specific names go in the listing's `aliases`, and plain-language needs in its
  * `use_cases`. Keep lines narrow: every phrase added widens every search that uses one of its
- * equivalents. Stop words inside phrases are ignored ("speech to text" = "speech text").
+ * equivalents. A query's stop words are ignored when its phrases are recognised ("speech to
+ * text" = "speech text"), but an equivalent of several words is found in a listing only where
+ * all its words stand together, in order ("speech-to-text", not "speech from text"). A phrase
+ * that is broader than a line, not the same need, gets a line of its own and a NARROWER pair.
  * Tested in test/discovery/text.test.ts.
  */
 export const SYNONYMS: readonly (readonly string[])[] = [
@@ -20,16 +23,9 @@ export const SYNONYMS: readonly (readonly string[])[] = [
     'dictation',
   ],
   ['text to speech', 'tts', 'speech synthesis', 'read aloud', 'voice generation'],
-  [
-    'local',
-    'offline',
-    'self hosted',
-    'on device',
-    'on premises',
-    'without internet',
-    'without sending data',
-    'private',
-  ],
+  ['offline', 'on device', 'without internet', 'without sending data', 'private'],
+  ['local'],
+  ['self hosted', 'on premises'],
   ['web scraping', 'web scraper', 'scrape', 'crawler', 'web crawling', 'crawl'],
   [
     'vector database',
@@ -98,4 +94,17 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['mock server', 'mock api'],
   ['data pipelines', 'etl'],
   ['knowledge graph', 'graph rag', 'graphrag'],
+];
+
+/**
+ * Needs narrower than others, as pairs of a phrase of each line: a query with a phrase of the
+ * broader line also finds the phrases of the narrower one, as equivalents, but not the other way
+ * round. What runs locally may still call a service on the internet ("a CLI that runs locally
+ * and calls the API"), and self-hosted software may need a server: a search for `offline` should
+ * not find them, while a search for `local` or `self-hosted` finds what works offline.
+ * Followed transitively.
+ */
+export const NARROWER: readonly (readonly [broader: string, narrower: string])[] = [
+  ['local', 'offline'],
+  ['self hosted', 'local'],
 ];
