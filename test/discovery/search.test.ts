@@ -108,6 +108,42 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     expect((await search('?q=agent')).body.data.total_is_estimate).toBe(false);
   });
 
+  it('should put what works offline before hosted APIs when a need asks for offline', async () => {
+    // From the listings' data: these say they run offline on the user's machine; those are
+    // hosted speech-to-text APIs (some also sell on-premises deployment, or take a local file).
+    const offline = [
+      'openai-whisper',
+      'vosk',
+      'whisper-cpp',
+      'picovoice-leopard',
+      'faster-whisper',
+    ];
+    const hosted = [
+      'amazon-transcribe',
+      'assemblyai',
+      'deepgram',
+      'openai-speech-to-text',
+      'rev-ai',
+      'speechmatics',
+    ];
+    for (const need of [
+      'I need to transcribe recordings offline',
+      'transcribe audio offline on my laptop',
+      'speech recognition that works offline',
+    ]) {
+      const found = (await search(`?q=${encodeURIComponent(need)}&limit=10`)).body.data.items;
+      const ids = found.map((item) => item.id);
+      const firstHosted = ids.findIndex((id) => hosted.includes(id));
+      expect(
+        ids.slice(0, 4).every((id) => offline.includes(id)),
+        `${need} → ${ids.join()}`,
+      ).toBe(true);
+      expect(firstHosted, `${need} → ${ids.join()}`).toBeGreaterThanOrEqual(4);
+      expect(ids, need).toContain('faster-whisper');
+      for (const item of found) expect(item.categories, item.id).not.toEqual(['text-to-speech']);
+    }
+  });
+
   it('should find listings by their use cases, active ones first among equals', async () => {
     const entries = loadCatalogFile();
     const useCases: Record<string, string[]> = {

@@ -9,7 +9,7 @@ import { PostingList } from './catalog.posting-list.js';
 import { grown, WordTable } from './catalog.words.js';
 
 /** BM25's term-frequency saturation. */
-const K1 = 1.2;
+export const K1 = 1.2;
 
 const STATUS_CODES = Object.keys(STATUS_WEIGHTS);
 /** The status is kept in the bits above the fields' in each posting's mask. */

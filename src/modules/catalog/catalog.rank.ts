@@ -1,7 +1,7 @@
 // BM25F over the postings a query read: pure arithmetic, so both databases rank alike.
 
 import type { QueryGroup } from './catalog.concepts.js';
-import { fieldsOf, statusWeight } from './catalog.index.js';
+import { fieldsOf, K1, statusWeight } from './catalog.index.js';
 import type { Field } from './catalog.ranking.js';
 
 /** One term's first block of postings, and how many listings have the term. */
@@ -50,6 +50,8 @@ function scratchFor(size: number) {
       bestMask: new Uint16Array(n),
       isNamed: new Uint8Array(n),
       groupsHit: new Uint8Array(n),
+      pooled: new Float64Array(n),
+      pooledWeight: new Float64Array(n),
     };
   }
   return scratch;
@@ -66,17 +68,26 @@ let scratch:
       bestMask: Uint16Array;
       isNamed: Uint8Array;
       groupsHit: Uint8Array;
+      pooled: Float64Array;
+      pooledWeight: Float64Array;
     }
   | undefined;
 
 /** BM25's idf of a term in `df` of `size` listings. */
 const idf = (df: number, size: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
 
+/** The frequency behind a saturated posting weight (catalog.index.ts), and back. */
+const unsaturated = (weight: number) => (K1 * weight) / (K1 + 1 - weight);
+const saturated = (frequency: number) => (frequency * (K1 + 1)) / (K1 + frequency);
+
 /**
  * Each group scores, per listing, its best alternative: the words as typed (even in part), a
  * prefix or correction, or an equivalent phrase found whole, which weighs the typed words' idf
- * times its own saturated frequencies. A listing's score is the sum over groups, times its
- * status weight. Dense arrays by seq, reused across groups: no object per posting.
+ * times its own saturated frequencies. The forms of a group found in a listing (the word as
+ * typed and its equivalents) also count together, as the forms of one word do: their
+ * frequencies are summed before saturation, weighing the typed words' idf, times 0.8 unless the
+ * word as typed is among them. A listing's score is the sum over groups, times its status
+ * weight. Dense arrays by seq, reused across groups: no object per posting.
  */
 export function rank(
   groups: readonly QueryGroup[],
@@ -87,8 +98,20 @@ export function rank(
   let top = 0;
   for (const list of lists.values()) for (const seq of list.seqs) top = Math.max(top, seq);
   for (const list of named) for (const seq of list.seqs) top = Math.max(top, seq);
-  const { total, status, sum, count, mask, best, bestAlt, bestMask, isNamed, groupsHit } =
-    scratchFor(top + 1);
+  const {
+    total,
+    status,
+    sum,
+    count,
+    mask,
+    best,
+    bestAlt,
+    bestMask,
+    isNamed,
+    groupsHit,
+    pooled,
+    pooledWeight,
+  } = scratchFor(top + 1);
   const touched: number[] = [];
   const perGroup: { seqs: number[]; alts: number[]; masks: number[] }[] = [];
   let truncated = false;
@@ -102,6 +125,8 @@ export function rank(
     const groupSeqs: number[] = [];
     for (const [a, alternative] of group.alternatives.entries()) {
       const equivalent = alternative.kind === 'equivalent';
+      // The word as typed (or corrected) and each equivalent are one term each: forms of the group.
+      const form = alternative.kind !== 'prefix' && alternative.terms.length === 1;
       const altSeqs: number[] = [];
       for (const term of alternative.terms) {
         const found = lists.get(term);
@@ -115,6 +140,10 @@ export function rank(
           sum[seq] = (sum[seq] as number) + weight * (found.weights[j] as number);
           count[seq] = (count[seq] as number) + 1;
           mask[seq] = (mask[seq] as number) | (found.masks[j] as number);
+          if (form) {
+            pooled[seq] = (pooled[seq] as number) + unsaturated(found.weights[j] as number);
+            pooledWeight[seq] = Math.max(pooledWeight[seq] as number, alternative.weight);
+          }
         }
       }
       for (const seq of altSeqs) {
@@ -135,6 +164,12 @@ export function rank(
     }
     const record = { seqs: groupSeqs, alts: [] as number[], masks: [] as number[] };
     for (const seq of groupSeqs) {
+      if ((pooled[seq] as number) > 0) {
+        const value = typedIdf * saturated(pooled[seq] as number) * (pooledWeight[seq] as number);
+        if (value > (best[seq] as number)) best[seq] = value;
+        pooled[seq] = 0;
+        pooledWeight[seq] = 0;
+      }
       if (total[seq] === 0) touched.push(seq);
       total[seq] = (total[seq] as number) + (best[seq] as number);
       groupsHit[seq] = (groupsHit[seq] as number) + 1;
