@@ -31,6 +31,19 @@ for (const stems of CONCEPT_PHRASES) {
   const first = stems[0] ?? '';
   PHRASES_BY_FIRST.set(first, [...(PHRASES_BY_FIRST.get(first) ?? []), stems]);
 }
+const SECOND_STEMS = new Set(CONCEPT_PHRASES.map((stems) => stems[1] ?? ''));
+/** Bits of a term's role in the concept phrases: it starts one, it is one's second word. */
+const FIRST = 1;
+const SECOND = 2;
+
+/** What counting a term in a field of the listing being added needs. */
+interface Tally {
+  norm: number;
+  bit: number;
+  status: number;
+  stamp: number;
+  touched: number[];
+}
 
 function fieldTexts(entry: ListingEntry): Record<Field, string[]> {
   return {
@@ -65,8 +78,10 @@ export class PostingsBuilder {
   private frequency = new Float64Array(1024);
   private mask = new Uint16Array(1024);
   private seen = new Uint32Array(1024);
-  /** By term number: 1 when a phrase of the concept map starts with it. */
-  private startsPhrase = new Uint8Array(1024);
+  /** By term number: its role in the phrases of the concept map (FIRST, SECOND bits). */
+  private phraseRole = new Uint8Array(1024);
+  /** The term number of each concept phrase met. */
+  private readonly phraseNumbers = new Map<readonly string[], number>();
   private stamp = 0;
   /** Where each text of the field last scanned ends in `words.found`. */
   private textEnds: number[] = [];
@@ -83,9 +98,10 @@ export class PostingsBuilder {
         this.frequency = grown(this.frequency);
         this.mask = grown(this.mask);
         this.seen = grown(this.seen);
-        this.startsPhrase = grown(this.startsPhrase);
+        this.phraseRole = grown(this.phraseRole);
       }
-      this.startsPhrase[number] = PHRASES_BY_FIRST.has(term) ? 1 : 0;
+      this.phraseRole[number] =
+        (PHRASES_BY_FIRST.has(term) ? FIRST : 0) | (SECOND_STEMS.has(term) ? SECOND : 0);
     }
     return number;
   }
@@ -111,13 +127,12 @@ export class PostingsBuilder {
   }
 
   /**
-   * The phrase terms of the concept phrases that start at `words.found[at]` (whose term,
-   * `first`, starts one) and go on in the words that follow, within the same text.
+   * Counts the concept phrases that start at `words.found[at]` (whose term, `first`, starts
+   * one) and go on in the words that follow, within the same text.
    */
-  private phrasesAt(at: number, first: number): number[] {
+  private tallyPhrases(at: number, first: number, field: Tally): void {
     let end = 0;
     for (const textEnd of this.textEnds) if ((end = textEnd) > at) break;
-    const found: number[] = [];
     for (const stems of PHRASES_BY_FIRST.get(this.terms[first] ?? '') ?? []) {
       if (at + stems.length > end) continue;
       let matched = 1;
@@ -126,20 +141,16 @@ export class PostingsBuilder {
         this.terms[this.termOfWordNumber(this.words.found[at + matched] ?? 0)] === stems[matched]
       )
         matched++;
-      if (matched === stems.length) found.push(this.termNumber(phraseTerm(stems)));
+      if (matched < stems.length) continue;
+      let number = this.phraseNumbers.get(stems);
+      if (number === undefined)
+        this.phraseNumbers.set(stems, (number = this.termNumber(phraseTerm(stems))));
+      this.tally(number, field);
     }
-    return found;
   }
 
-  /** Counts one occurrence of a term in field `bit` of the listing being added. */
-  private tally(
-    term: number,
-    norm: number,
-    bit: number,
-    status: number,
-    stamp: number,
-    touched: number[],
-  ): void {
+  /** Counts one occurrence of a term in a field of the listing being added. */
+  private tally(term: number, { norm, bit, status, stamp, touched }: Tally): void {
     if (this.seen[term] !== stamp) {
       this.seen[term] = stamp;
       this.frequency[term] = 0;
@@ -161,13 +172,20 @@ export class PostingsBuilder {
       const { weight, length, b } = FIELDS[field];
       const count = this.scan(texts[field]);
       const norm = weight / (1 - b + (b * Math.max(count, 1)) / length);
+      const tally: Tally = { norm, bit, status, stamp, touched };
+      let previous = -1;
       for (let i = 0; i < count; i++) {
         const term = this.termOfWordNumber(this.words.found[i] ?? 0);
-        this.tally(term, norm, bit, status, stamp, touched);
-        // A concept phrase counts as a term of its own where its words stand together.
-        if (this.startsPhrase[term] === 1)
-          for (const phrase of this.phrasesAt(i, term))
-            this.tally(phrase, norm, bit, status, stamp, touched);
+        this.tally(term, tally);
+        // A concept phrase counts as a term of its own where its words stand together: looked
+        // for at a word that can be a phrase's second after one that can start one.
+        if (
+          ((this.phraseRole[term] as number) & SECOND) !== 0 &&
+          previous !== -1 &&
+          ((this.phraseRole[previous] as number) & FIRST) !== 0
+        )
+          this.tallyPhrases(i - 1, previous, tally);
+        previous = term;
       }
     }
     for (const term of touched) {
