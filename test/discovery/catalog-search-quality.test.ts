@@ -56,6 +56,25 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
               expect(JSON.stringify(listings.get(item.id)), `${q}: ${item.id}`).toMatch(phrases);
     });
 
+    it('should rank typed words of a concept phrase first where they stand together', async () => {
+      // `text to speech` typed: speech-to-text APIs have both words, apart; they still match,
+      // after the text-to-speech engines. Likewise a TTS engine's lone "speech".
+      const is = (item: { categories: string[] }, category: string) =>
+        item.categories.includes(category);
+      for (const [query, wanted, other] of [
+        ['text to speech', 'text-to-speech', 'speech-to-text'],
+        ['speech recognition', 'speech-to-text', 'text-to-speech'],
+      ] as const) {
+        const found = (await search(`?q=${encodeURIComponent(query)}&limit=50`)).body.data.items;
+        const last = found.findLastIndex((item) => is(item, wanted));
+        const firstOther = found.findIndex((item) => is(item, other) && !is(item, wanted));
+        expect(firstOther, `${query}: the other kind still matches`).toBeGreaterThan(-1);
+        expect(last, `${query}: ${found.map((item) => item.id).join(', ')}`).toBeLessThan(
+          firstOther,
+        );
+      }
+    });
+
     it('should correct a misspelt name and say so, still offering the request', async () => {
       const { body } = await search('?q=playwrite');
       expect(body.data.corrected_query).toBe('playwright');

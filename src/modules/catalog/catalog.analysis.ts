@@ -137,7 +137,10 @@ export async function analyse(
   const exact = exactTerm(words.map(stem).join(' '));
   await readPostings(
     store,
-    [exact, ...groups.flatMap((g) => g.alternatives.flatMap((a) => a.terms))],
+    [
+      exact,
+      ...groups.flatMap((g) => g.alternatives.flatMap((a) => [...a.terms, ...(a.together ?? [])])),
+    ],
     lists,
   );
   const corrected = await resolveUnknown(store, cache, groups, lists);
@@ -146,7 +149,10 @@ export async function analyse(
   );
   await readPostings(
     store,
-    [correctedExact, ...groups.flatMap((g) => g.alternatives.flatMap((a) => a.terms))],
+    [
+      correctedExact,
+      ...groups.flatMap((g) => g.alternatives.flatMap((a) => [...a.terms, ...(a.together ?? [])])),
+    ],
     lists,
   );
 

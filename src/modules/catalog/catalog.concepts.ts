@@ -11,6 +11,11 @@ export interface Alternative {
   /** 1 for the words as typed (or corrected); less for an equivalent or a prefix. */
   weight: number;
   kind: 'typed' | 'equivalent' | 'prefix';
+  /**
+   * For typed words that are a concept phrase of several words: its phrase terms. A listing
+   * with none of them (the words only apart, or some of them) weighs the words `APART_WEIGHT`.
+   */
+  together?: string[];
 }
 
 export interface QueryGroup {
@@ -23,6 +28,12 @@ export interface QueryGroup {
 
 /** An equivalent of the concept map weighs less than the words as typed. */
 export const CONCEPT_WEIGHT = 0.8;
+
+/**
+ * Typed words that are a concept phrase of several words weigh this much in a listing where
+ * they do not stand together, in order, in one text (`together`).
+ */
+export const APART_WEIGHT = 0.5;
 
 /**
  * The postings term of a phrase of several words (their stems, stop words included): a listing
@@ -90,9 +101,22 @@ export function queryPlan(words: readonly string[]): QueryGroup[] {
     const length = best?.length ?? 1;
     const typed = stems.slice(i, i + length);
     const text = words.slice(i, i + length).join(' ');
-    const alternatives: Alternative[] = [{ label: text, terms: typed, weight: 1, kind: 'typed' }];
     const lines = best === undefined ? [] : (reach[best.line] ?? []);
-    for (const { phrase, stems: other, term } of lines.flatMap((line) => concepts[line] ?? [])) {
+    const phrases = lines.flatMap((line) => concepts[line] ?? []);
+    // Typed words that are a phrase count fully only where they stand together (its phrase term).
+    const together = phrases.flatMap(({ stems: other, term, words }) =>
+      length > 1 && words.length > 1 && other.join(' ') === typed.join(' ') ? [term] : [],
+    );
+    const alternatives: Alternative[] = [
+      {
+        label: text,
+        terms: typed,
+        weight: 1,
+        kind: 'typed',
+        ...(together.length > 0 && { together: [...new Set(together)] }),
+      },
+    ];
+    for (const { phrase, stems: other, term } of phrases) {
       if (other.join(' ') !== typed.join(' '))
         alternatives.push({
           label: phrase,

@@ -1,6 +1,6 @@
 // BM25F over the postings a query read: pure arithmetic, so both databases rank alike.
 
-import type { QueryGroup } from './catalog.concepts.js';
+import { APART_WEIGHT, type QueryGroup } from './catalog.concepts.js';
 import { fieldsOf, K1, statusWeight } from './catalog.index.js';
 import type { Field } from './catalog.ranking.js';
 
@@ -52,6 +52,7 @@ function scratchFor(size: number) {
       groupsHit: new Uint8Array(n),
       pooled: new Float64Array(n),
       pooledWeight: new Float64Array(n),
+      together: new Uint8Array(n),
     };
   }
   return scratch;
@@ -70,6 +71,7 @@ let scratch:
       groupsHit: Uint8Array;
       pooled: Float64Array;
       pooledWeight: Float64Array;
+      together: Uint8Array;
     }
   | undefined;
 
@@ -83,7 +85,8 @@ const saturated = (frequency: number) => (frequency * (K1 + 1)) / (K1 + frequenc
 /**
  * Each group scores, per listing, its best alternative: the words as typed (even in part), a
  * prefix or correction, or an equivalent phrase found whole, which weighs the typed words' idf
- * times its own saturated frequencies. The forms of a group found in a listing (the word as
+ * times its own saturated frequencies. Typed words that are a concept phrase weigh APART_WEIGHT
+ * in a listing without that phrase (`together`): their words only apart, or only some. The forms of a group found in a listing (the word as
  * typed and its equivalents) also count together, as the forms of one word do: their
  * frequencies are summed before saturation, weighing the typed words' idf, times 0.8 unless the
  * word as typed is among them. A listing's score is the sum over groups, times its status
@@ -111,6 +114,7 @@ export function rank(
     groupsHit,
     pooled,
     pooledWeight,
+    together,
   } = scratchFor(top + 1);
   const touched: number[] = [];
   const perGroup: { seqs: number[]; alts: number[]; masks: number[] }[] = [];
@@ -128,6 +132,10 @@ export function rank(
       // The word as typed (or corrected) and each equivalent are one term each: forms of the group.
       const form = alternative.kind !== 'prefix' && alternative.terms.length === 1;
       const altSeqs: number[] = [];
+      // Typed words of a concept phrase, in a listing where they stand together, weigh in full.
+      if (alternative.together !== undefined)
+        for (const term of alternative.together)
+          for (const seq of lists.get(term)?.seqs ?? []) together[seq] = 1;
       for (const term of alternative.terms) {
         const found = lists.get(term);
         if (found === undefined) continue;
@@ -149,7 +157,8 @@ export function rank(
       for (const seq of altSeqs) {
         // An equivalent phrase counts only when found whole.
         if (!equivalent || (count[seq] as number) >= alternative.terms.length) {
-          const value = (sum[seq] as number) * alternative.weight;
+          const apart = alternative.together !== undefined && together[seq] === 0;
+          const value = (sum[seq] as number) * alternative.weight * (apart ? APART_WEIGHT : 1);
           if (bestAlt[seq] === -1) groupSeqs.push(seq);
           if (bestAlt[seq] === -1 || value > (best[seq] as number)) {
             best[seq] = value;
@@ -161,6 +170,8 @@ export function rank(
         count[seq] = 0;
         mask[seq] = 0;
       }
+      for (const term of alternative.together ?? [])
+        for (const seq of lists.get(term)?.seqs ?? []) together[seq] = 0;
     }
     const record = { seqs: groupSeqs, alts: [] as number[], masks: [] as number[] };
     for (const seq of groupSeqs) {
