@@ -86,8 +86,8 @@ const saturated = (frequency: number) => (frequency * (K1 + 1)) / (K1 + frequenc
  * Each group scores, per listing, its best alternative: the words as typed (even in part), a
  * prefix or correction, or an equivalent phrase found whole, which weighs the typed words' idf
  * times its own saturated frequencies. Typed words that are a concept phrase weigh APART_WEIGHT
- * in a listing without that phrase (`together`): their words only apart, or only some. The forms of a group found in a listing (the word as
- * typed and its equivalents) also count together, as the forms of one word do: their
+ * in a listing without that phrase (`together`): their words only apart, or only some. The
+ * forms of a group found in a listing (the word as typed and its equivalents) also count together, as the forms of one word do: their
  * frequencies are summed before saturation, weighing the typed words' idf, times 0.8 unless the
  * word as typed is among them. A listing's score is the sum over groups, times its status
  * weight. Dense arrays by seq, reused across groups: no object per posting.
@@ -133,6 +133,13 @@ export function rank(
       const form = alternative.kind !== 'prefix' && alternative.terms.length === 1;
       const altSeqs: number[] = [];
       // Typed words of a concept phrase, in a listing where they stand together, weigh in full.
+      // Only the first block of each phrase's postings is read: when a phrase is in more
+      // listings than that, which of the others have it is unknown, and none is weighed apart.
+      const apartKnown =
+        alternative.together?.every((term) => {
+          const found = lists.get(term);
+          return found === undefined || found.df <= found.seqs.length;
+        }) ?? false;
       if (alternative.together !== undefined)
         for (const term of alternative.together)
           for (const seq of lists.get(term)?.seqs ?? []) together[seq] = 1;
@@ -157,7 +164,7 @@ export function rank(
       for (const seq of altSeqs) {
         // An equivalent phrase counts only when found whole.
         if (!equivalent || (count[seq] as number) >= alternative.terms.length) {
-          const apart = alternative.together !== undefined && together[seq] === 0;
+          const apart = apartKnown && together[seq] === 0;
           const value = (sum[seq] as number) * alternative.weight * (apart ? APART_WEIGHT : 1);
           if (bestAlt[seq] === -1) groupSeqs.push(seq);
           if (bestAlt[seq] === -1 || value > (best[seq] as number)) {
