@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import compress from '@fastify/compress';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /** Public reads that do not depend on who asks: answered with an ETag and revalidated. */
@@ -23,8 +23,10 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  *
  * - Nothing is stored by caches (`no-store`) unless it is a public read: keys, receipt tokens and
  *   private game data must not land in a shared or browser cache.
- * - Public reads carry a strong ETag of their body and answer `If-None-Match` with 304; they are
- *   `no-cache` unless their route says how long they keep (product images: a day).
+ * - Public reads carry an ETag of their body and answer `If-None-Match` with 304; they are
+ *   `no-cache` unless their route says how long they keep (product images: a day). The tag is
+ *   strong for the body as it is and weak (`W/`) when the body goes compressed: a strong tag
+ *   names one sequence of bytes (RFC 9110 8.8.1), and gzip's bytes are not the body's.
  */
 export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
   // As a list: Fastify's reply.headers() lists an object's keys on every call.
@@ -61,7 +63,10 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
     // One-shot hash: no Hash object per response.
     const etag = `"${hash('sha256', payload, 'base64url').slice(0, 27)}"`;
     reply.header('etag', etag);
-    if (noneMatch(request.headers['if-none-match'], etag)) {
+    const matched = noneMatch(request.headers['if-none-match'], etag);
+    if (matched !== undefined) {
+      // The tag the client holds: weak if the answer it has was compressed.
+      reply.header('etag', matched);
       reply.code(304);
       reply.removeHeader('content-length');
       done(null, '');
@@ -78,16 +83,38 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
     }
   });
   await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES });
+  // Compression adds its hook to each route; this one, added after it, sees its Content-Encoding.
+  app.addHook('onRoute', (route) => {
+    if (!PUBLIC_READS.has(route.url)) return;
+    route.onSend = [route.onSend ?? []].flat().concat(weakenWhenCompressed);
+  });
+}
+
+/** Marks a compressed answer's ETag weak. */
+function weakenWhenCompressed(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
+  const etag = reply.getHeader('etag');
+  if (typeof etag === 'string' && etag.startsWith('"') && reply.hasHeader('content-encoding')) {
+    reply.header('etag', `W/${etag}`);
+  }
+  done(null, payload);
 }
 
 /**
- * Whether `If-None-Match` names this ETag, by the weak comparison RFC 9110 (13.1.2) asks for:
- * `W/"x"` matches `"x"` (proxies mark a tag weak when they compress), and `*` matches any.
+ * The tag in `If-None-Match` that names this ETag, by the weak comparison RFC 9110 (13.1.2)
+ * asks for (`W/"x"` matches `"x"`; `*` matches any), or undefined when none does.
  */
-function noneMatch(wanted: string | undefined, etag: string): boolean {
-  if (wanted === undefined) return false;
-  if (wanted.trim() === '*') return true;
-  return wanted.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+function noneMatch(wanted: string | undefined, etag: string): string | undefined {
+  if (wanted === undefined) return undefined;
+  if (wanted.trim() === '*') return etag;
+  return wanted
+    .split(',')
+    .map((tag) => tag.trim())
+    .find((tag) => tag.replace(/^W\//, '') === etag);
 }
 
 /**

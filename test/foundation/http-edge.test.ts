@@ -266,6 +266,26 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       },
     );
 
+    it('should weaken the ETag of a compressed answer: its bytes are not the body', async () => {
+      const plain = await t.app.inject('/api/catalog');
+      const strong = String(plain.headers.etag);
+      expect(strong).toMatch(/^"[^"]+"$/);
+      const gzip = { 'accept-encoding': 'gzip' };
+      const compressed = await t.app.inject({ url: '/api/catalog', headers: gzip });
+      expect(compressed.headers['content-encoding']).toBe('gzip');
+      expect(compressed.headers.etag).toBe(`W/${strong}`);
+      // Revalidating, the client is told again the tag it holds.
+      const again = await t.app.inject({
+        url: '/api/catalog',
+        headers: { ...gzip, 'if-none-match': `W/${strong}` },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.headers.etag).toBe(`W/${strong}`);
+      const small = await t.app.inject({ url: '/api/catalog?q=nothingmatchesthis', headers: gzip });
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(String(small.headers.etag)).toMatch(/^"[^"]+"$/);
+    });
+
     it('should not put an ETag on private or failed answers', async () => {
       expect((await t.app.inject('/api/catalog/nothing-here')).headers.etag).toBeUndefined();
       expect((await t.app.inject('/api/leaderboard')).headers.etag).toBeUndefined();
