@@ -128,9 +128,31 @@ const statusText: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
+/**
+ * A route's config for an endpoint that speaks JSON-RPC (MCP): what fails before its handler
+ * answers (a body that is not JSON, too large, a method it does not take) is a
+ * JSON-RPC error object with the same status, headers and code, not the envelope.
+ */
+export const JSON_RPC_ERRORS = { errors: 'json-rpc' } as const;
+
 function send(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'unauthorized') reply.header('www-authenticate', 'Bearer');
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  if ((reply.request.routeOptions.config as { errors?: string }).errors === 'json-rpc') {
+    return reply.code(error.status).send({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        // -32700 is JSON-RPC's parse error; -32000 the implementation-defined server error.
+        code: error.code === 'invalid_json' ? -32700 : -32000,
+        message: error.message,
+        data: {
+          code: error.code,
+          ...(error.details === undefined ? {} : { details: error.details }),
+        },
+      },
+    });
+  }
   return reply.code(error.status).send({
     success: false,
     // Every validation failure reads the same way, whichever layer found it.

@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { publicBaseUrl } from '../http/base-url.js';
+import { JSON_RPC_ERRORS } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import { injectedApi } from './api.js';
 import { compileTools, type CompiledTool, type OpenApiDocument } from './schemas.js';
@@ -20,7 +21,8 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
   // Built on first use: the OpenAPI document is complete only once every route is registered.
   let tools: CompiledTool[] | undefined;
 
-  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+  const options = { schema: { hide: true }, config: JSON_RPC_ERRORS };
+  app.post('/mcp', options, async (request, reply) => {
     tools ??= compileTools(
       app.swagger() as unknown as OpenApiDocument,
       toolSpecs('http', gameNumbers(config)),
@@ -65,7 +67,7 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       },
     );
   };
-  app.get('/mcp', { schema: { hide: true } }, onlyPost);
-  app.delete('/mcp', { schema: { hide: true } }, onlyPost);
+  app.get('/mcp', options, onlyPost);
+  app.delete('/mcp', options, onlyPost);
   return Promise.resolve();
 };

@@ -71,6 +71,42 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     }
   });
 
+  it('should answer a body that is not JSON-RPC with a JSON-RPC error, not the envelope', async () => {
+    const post = (payload: string, contentType = 'application/json') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': contentType },
+        payload,
+      });
+    const broken = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32700,
+        message: expect.any(String) as string,
+        data: { code: 'invalid_json' },
+      },
+    });
+    const notJson = await post('method=tools/list', 'application/x-www-form-urlencoded');
+    expect(notJson.statusCode).toBe(415);
+    expect(notJson.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, data: { code: 'unsupported_media_type' } },
+    });
+    // The same faults elsewhere keep the API's envelope.
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"kind": ',
+    });
+    expect(rest.json()).toMatchObject({ success: false, code: 'invalid_json' });
+  });
+
   describe.each(transports)('over %s', (kind) => {
     it('should answer an unknown tool with the JSON-RPC error of the specification', async () => {
       const client = await clients.connect(kind);
