@@ -18,6 +18,10 @@ const NEXT_PAGE = {
   },
 };
 
+const CREATED = {
+  Location: { type: 'string', format: 'uri', description: 'The absolute URL of what was created.' },
+};
+
 /** A list answered as a plain array that takes a `cursor`: its next page is a `Link` header. */
 function pagedByLink(schema: FastifySchema, success: ResponseSchema | undefined): boolean {
   const query = schema.querystring as { properties?: Record<string, unknown> } | undefined;
@@ -46,8 +50,8 @@ const BODY_PARSER_ERRORS: Record<string, ResponseSchema> = {
 /**
  * Adds to the OpenAPI document the headers the service sends but route schemas cannot declare:
  * `RateLimit-*` on every answer of a rate-limited operation (one that can answer
- * `rate_limited`), `Retry-After` on each answer that asks the client to wait, and `Link` on
- * the pages of a list whose next page it names; and, on operations that take a body, the
+ * `rate_limited`), `Retry-After` on each answer that asks the client to wait, `Link` on the
+ * pages of a list whose next page it names, and `Location` on every 201; and, on operations that take a body, the
  * body parser's 413 and 415.
  */
 export function documentHeaders({ schema, url }: { schema: FastifySchema; url: string }): {
@@ -70,6 +74,7 @@ export function documentHeaders({ schema, url }: { schema: FastifySchema; url: s
         ...(limited && (status.startsWith('2') || status === '429') ? RATE_LIMIT_HEADERS : {}),
         ...(waits ? RETRY_AFTER : {}),
         ...(paged && status === '200' ? NEXT_PAGE : {}),
+        ...(status === '201' ? CREATED : {}),
       };
       return [status, Object.keys(headers).length === 0 ? response : { ...response, headers }];
     }),

@@ -133,8 +133,21 @@ describe('OpenAPI document for tools', () => {
           'RateLimit-Remaining',
           'RateLimit-Reset',
           ...(paged ? ['Link'] : []),
+          ...(status === '201' ? ['Location'] : []),
         ]);
       }
+    }
+  });
+
+  it('should declare Location on every 201', () => {
+    const created = operations(document).filter(([, operation]) => operation.responses['201']);
+    expect(created.map(([name]) => name).sort()).toEqual([
+      'POST /api/haggle/start',
+      'POST /api/players',
+      'POST /api/requests',
+    ]);
+    for (const [name, operation] of created) {
+      expect(Object.keys(operation.responses['201']?.headers ?? {}), name).toContain('Location');
     }
   });
 

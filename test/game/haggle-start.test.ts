@@ -19,8 +19,9 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
     it('should open a session with a greeting that names the market price and the opening ask', async () => {
       const player = await game.client.newPlayer();
       const product = affordable();
-      const { status, body } = await game.client.start(player, product.id);
+      const { status, body, response } = await game.client.start(player, product.id);
       expect(status).toBe(201);
+      expect(response.headers.location).toBe(`http://localhost:80/api/haggle/${body.data.id}`);
       expect(body.data).toMatchObject({
         player_id: player.id,
         product_id: product.id,
@@ -51,6 +52,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       const first = await openSession(player);
       const again = await game.client.start(player, first.product_id);
       expect(again.status).toBe(200);
+      expect(again.response.headers.location).toBeUndefined();
       expect(again.body.data.id).toBe(first.id);
       expect(again.body.data.initial_message).toBe(first.initial_message);
     });

@@ -23,11 +23,14 @@ describe.each(testDialects)('players (%s)', (dialect) => {
 
   describe('happy', () => {
     it('should register a new player with a one-time key and 100 credits', async () => {
-      const { status, body } = await client.post('/api/players', {
+      const { status, body, response } = await client.post('/api/players', {
         username: 'Alice_1',
         email: 'alice1@example.com',
       });
       expect(status).toBe(201);
+      expect(response.headers.location).toBe(
+        `http://localhost:80/api/players/${String(body.data.id)}`,
+      );
       expect(body.success).toBe(true);
       expect(body.data).toMatchObject({
         username: 'Alice_1',

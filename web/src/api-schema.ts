@@ -2462,6 +2462,8 @@ export interface operations {
             /** @description A new negotiation, with the seller’s greeting. */
             201: {
                 headers: {
+                    /** @description The absolute URL of what was created. */
+                    Location?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3164,6 +3166,8 @@ export interface operations {
             /** @description A new player, with its API key shown only now. */
             201: {
                 headers: {
+                    /** @description The absolute URL of what was created. */
+                    Location?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4145,6 +4149,8 @@ export interface operations {
             /** @description The request is stored; the receipt carries its private token, shown only now. */
             201: {
                 headers: {
+                    /** @description The absolute URL of what was created. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {

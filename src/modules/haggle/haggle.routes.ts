@@ -84,13 +84,13 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
       },
     },
     async (request, reply) => {
-      const { created, data } = await startAnswer(
-        deps,
-        request.playerId,
-        request.body,
-        baseUrl(request),
-      );
-      return reply.code(created ? 201 : 200).send({ success: true, data });
+      const base = baseUrl(request);
+      const { created, data } = await startAnswer(deps, request.playerId, request.body, base);
+      if (!created) return reply.send({ success: true, data });
+      return reply
+        .code(201)
+        .header('location', `${base}/api/haggle/${data.id}`)
+        .send({ success: true, data });
     },
   );
 

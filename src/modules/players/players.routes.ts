@@ -49,7 +49,11 @@ export const playersRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
     },
     async (request, reply) => {
       const result = await register(store, request.body);
-      return reply.code(result.created ? 201 : 200).send({ success: true, data: result.player });
+      if (!result.created) return reply.send({ success: true, data: result.player });
+      return reply
+        .code(201)
+        .header('location', `${publicBaseUrl(request, config)}/api/players/${result.player.id}`)
+        .send({ success: true, data: result.player });
     },
   );
 
