@@ -50,6 +50,37 @@ function uuidFields(schema: unknown): string[] {
   return Object.keys(properties).filter((name) => properties[name]?.format === 'uuid');
 }
 
+/** Numbers as a query string or a path writes them: decimal digits, a sign, a fraction. */
+const DECIMAL: Record<string, RegExp> = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ };
+
+/** The properties of an object schema that hold a number, with the form their text must take. */
+function numericFields(schema: unknown): [string, RegExp][] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties;
+  if (properties === undefined) return [];
+  return Object.entries(properties).flatMap(([name, property]) => {
+    const form = typeof property.type === 'string' ? DECIMAL[property.type] : undefined;
+    return form === undefined ? [] : [[name, form] as [string, RegExp]];
+  });
+}
+
+/**
+ * The first numeric field whose text is not a plain decimal number. Coercion takes whatever
+ * JavaScript's `Number` reads (`0x10`, `1e1`, ` 5`, `+5`); a client that sent those most likely
+ * meant something else, so they are refused as the wrong type instead of read as 16 or 10.
+ */
+function notDecimal(data: unknown, fields: readonly [string, RegExp][]): ErrorObject | undefined {
+  if (fields.length === 0 || typeof data !== 'object' || data === null) return undefined;
+  const values = data as Record<string, unknown>;
+  for (const [name, form] of fields) {
+    const value = values[name];
+    if (typeof value === 'string' && !form.test(value)) {
+      const type = form === DECIMAL.integer ? 'integer' : 'number';
+      return { instancePath: `/${name}`, schemaPath: '#', keyword: 'type', params: { type } };
+    }
+  }
+  return undefined;
+}
+
 /**
  * UUIDs are case-insensitive on input (RFC 9562) and every id is stored in lower case, so an
  * id sent in capitals (as .NET and some tools write them) is lowered here, once for every
@@ -67,7 +98,13 @@ function lowerUuids(data: unknown, fields: readonly string[]): void {
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   const uuids = uuidFields(schema);
+  const numeric = httpPart === 'body' ? [] : numericFields(schema);
   const validate: Validate = (data) => {
+    const malformed = notDecimal(data, numeric);
+    if (malformed !== undefined) {
+      validate.errors = [malformed];
+      return false;
+    }
     // Validation first: it drops the fields the route does not take, so only a field it takes
     // is named. (A failed validation may stop before dropping them: its own errors stand.)
     const valid = compiled(data);

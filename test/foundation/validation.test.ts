@@ -101,6 +101,22 @@ describe.each(testDialects)('validation (%s)', (dialect) => {
       },
     );
 
+    it.each(['0x10', '1e1', '+5', '%205', '5.0', '', '1_0'])(
+      'should take only decimal digits as a number in the query, not limit=%s',
+      async (limit) => {
+        for (const url of [`/api/catalog?limit=${limit}`, `/api/transactions?limit=${limit}`]) {
+          const response = await t.app.inject({ url, headers: player.auth });
+          expectFieldProblem(response, 'limit', /^must be a whole number$/);
+        }
+      },
+    );
+
+    it('should read a decimal limit as before, and check its range', async () => {
+      const read = await t.app.inject('/api/catalog?limit=3');
+      expect(read.json<{ data: { limit: number } }>().data.limit).toBe(3);
+      expectFieldProblem(await t.app.inject('/api/catalog?limit=-1'), 'limit', /at least 1/);
+    });
+
     it('should list the allowed values of an enum', async () => {
       const filed = await t.app.inject({
         method: 'POST',
