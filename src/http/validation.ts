@@ -81,6 +81,35 @@ function notDecimal(data: unknown, fields: readonly [string, RegExp][]): ErrorOb
   return undefined;
 }
 
+/** The optional properties of an object schema that do not take null. */
+function optionalNotNull(schema: unknown): string[] {
+  const { properties, required = [] } = schema as {
+    properties?: Record<string, { type?: unknown; anyOf?: { type?: unknown }[] }>;
+    required?: string[];
+  };
+  if (properties === undefined) return [];
+  const takesNull = (property: { type?: unknown; anyOf?: { type?: unknown }[] }): boolean =>
+    property.type === 'null' ||
+    (Array.isArray(property.type) && property.type.includes('null')) ||
+    (property.anyOf ?? []).some(takesNull);
+  return Object.keys(properties).filter((name) => {
+    const property = properties[name];
+    return property !== undefined && !required.includes(name) && !takesNull(property);
+  });
+}
+
+/**
+ * An optional field sent as null is taken as not sent: many clients write every field of
+ * their own type, null where they have no value, and the answer shows such a field as null.
+ */
+function dropNulls(data: unknown, fields: readonly string[]): void {
+  if (fields.length === 0 || typeof data !== 'object' || data === null) return;
+  const values = data as Record<string, unknown>;
+  for (const name of fields) {
+    if (values[name] === null) Reflect.deleteProperty(values, name);
+  }
+}
+
 /**
  * UUIDs are case-insensitive on input (RFC 9562) and every id is stored in lower case, so an
  * id sent in capitals (as .NET and some tools write them) is lowered here, once for every
@@ -99,7 +128,9 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   const uuids = uuidFields(schema);
   const numeric = httpPart === 'body' ? [] : numericFields(schema);
+  const nullable = httpPart === 'body' ? optionalNotNull(schema) : [];
   const validate: Validate = (data) => {
+    dropNulls(data, nullable);
     const malformed = notDecimal(data, numeric);
     if (malformed !== undefined) {
       validate.errors = [malformed];

@@ -92,14 +92,30 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
       expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     });
 
-    it('should fill defaults and store an empty contact as null', async () => {
-      const { body } = await file({ task: TASK, kind: 'pilot', contact: '   ' });
+    it.each([
+      ['an empty contact', { kind: 'pilot', contact: '   ' }],
+      [
+        'optional fields sent as null',
+        { kind: 'capability', contact: null, client: null, blocker: null, capability_id: null },
+      ],
+    ])('should fill defaults and store null for %s', async (_, fields) => {
+      const { status, body } = await file({ task: TASK, ...fields });
+      expect(status).toBe(201);
       const data = (await read(body.data.id, body.data.token)).json<Body>().data;
       expect(data).toMatchObject({
         client: 'unspecified',
         blocker: null,
         contact: null,
         capability_id: null,
+      });
+    });
+
+    it('should refuse a required field sent as null', async () => {
+      const noTask = await file({ task: null, kind: 'capability' });
+      expect(noTask.status).toBe(400);
+      expect(noTask.body).toMatchObject({
+        code: 'validation_error',
+        details: [{ field: 'task', message: 'must be a string' }],
       });
     });
 
