@@ -154,6 +154,18 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
         400,
         'task',
       ],
+      [
+        'task of zero-width spaces and joiners only',
+        { task: '\u200b\u200c\u200d\u2060'.repeat(4), kind: 'capability' },
+        400,
+        'task',
+      ],
+      [
+        'task of 11 characters between zero-width spaces',
+        { task: `\u200b\ufeff${'x'.repeat(11)}\u200b`, kind: 'capability' },
+        400,
+        'task',
+      ],
       ['task of 3000 characters', { task: 'é'.repeat(3000), kind: 'capability' }, 201, null],
       ['task of 3001 characters', { task: 'x'.repeat(3001), kind: 'capability' }, 400, 'task'],
       [

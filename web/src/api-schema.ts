@@ -4138,7 +4138,7 @@ export interface operations {
                      */
                     kind: "capability" | "correction" | "pilot";
                     /**
-                     * @description What you need: at most 3000 characters (characters, not bytes), and at least 12 once spaces at either end are trimmed. No credentials or confidential data.
+                     * @description What you need: at most 3000 characters (characters, not bytes), and at least 12 once spaces and zero-width characters at either end are trimmed. No credentials or confidential data.
                      * @example An MCP server that exposes our PostgreSQL read replicas to agents.
                      */
                     task: string;

@@ -35,7 +35,7 @@ export const NewRequestBody = Type.Object({
     minLength: TASK_MIN_CHARACTERS,
     maxLength: TASK_MAX_CHARACTERS,
     description:
-      `What you need: at most ${TASK_MAX_CHARACTERS} characters (characters, not bytes), and at least ${TASK_MIN_CHARACTERS} once spaces at either end are trimmed. ` +
+      `What you need: at most ${TASK_MAX_CHARACTERS} characters (characters, not bytes), and at least ${TASK_MIN_CHARACTERS} once spaces and zero-width characters at either end are trimmed. ` +
       'No credentials or confidential data.',
     example: 'An MCP server that exposes our PostgreSQL read replicas to agents.',
   }),

@@ -3,6 +3,8 @@ import {
   CONTACT_MAX_CHARACTERS,
   TASK_MAX_CHARACTERS,
   TASK_MIN_CHARACTERS,
+  characters,
+  trimmed,
 } from './requests.limits.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/database.js';
@@ -27,9 +29,6 @@ import type { RequestStatus } from './requests.tables.js';
 export const RECEIPT_TOKEN_PATTERN = /^rq_[A-Za-z0-9_-]{43}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Length in characters (Unicode code points), not UTF-16 units: an emoji counts once. */
-const characters = (text: string) => Array.from(text).length;
-
 /** Missing token, wrong token, unknown id, deleted request: one answer, so none can be told apart. */
 const requestNotFound = () => notFound('Request');
 
@@ -38,9 +37,9 @@ function validate(input: NewRequestBody): {
   contact: string | null;
   capabilityId: string | null;
 } {
-  const task = input.task.trim();
-  const contact = input.contact?.trim() ?? '';
-  const capabilityId = input.capability_id?.trim() ?? '';
+  const task = trimmed(input.task);
+  const contact = trimmed(input.contact ?? '');
+  const capabilityId = trimmed(input.capability_id ?? '');
   const problems: FieldProblem[] = [];
   if (characters(task) < TASK_MIN_CHARACTERS || characters(task) > TASK_MAX_CHARACTERS) {
     problems.push({

@@ -7,6 +7,8 @@ import {
   CONTACT_MAX_CHARACTERS,
   TASK_MAX_CHARACTERS,
   TASK_MIN_CHARACTERS,
+  characters,
+  trimmed,
 } from '../../../src/modules/requests/requests.limits';
 import { statusLink } from './request-mine';
 
@@ -24,7 +26,7 @@ type Receipt = { id: string; token: string };
 const TASK_MIN = TASK_MIN_CHARACTERS;
 const TASK_MAX = TASK_MAX_CHARACTERS;
 const CONTACT_MAX = CONTACT_MAX_CHARACTERS;
-const length = (text: string) => Array.from(text.trim()).length;
+const length = (text: string) => characters(trimmed(text));
 
 const blockers = {
   '': 'Not said',
