@@ -32,6 +32,12 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       ]);
       expect(history).toEqual([expect.objectContaining({ listing_id: 'qdrant', change: 'added' })]);
     });
+
+    it('should read a listing by its id written in any case', async () => {
+      const response = await catalog.t.app.inject('/api/catalog/LangChain');
+      expect(response.statusCode).toBe(200);
+      expect(response.json<{ data: { id: string } }>().data.id).toBe('langchain');
+    });
   });
 
   describe('errors', () => {

@@ -58,7 +58,8 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
       const { status, body, headers } = await file({
         task: `  ${TASK}  `,
         kind: 'capability',
-        capability_id: 'pgvector',
+        // Listing ids are lower-case slugs, named in any case.
+        capability_id: 'PGVector',
         client: 'muse',
         blocker: 'missing_capability',
         contact: ' ops@example.com ',

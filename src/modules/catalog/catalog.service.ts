@@ -20,10 +20,12 @@ import { changeOf, listingOf } from './catalog.views.js';
 
 const HISTORY_LENGTH = 10;
 
+/** A listing by its id, in any case: ids are lower-case slugs, so `LangChain` is `langchain`. */
 export async function getListing(store: Store, id: string): Promise<ListingPage> {
-  const row = await findListing(store.db, id);
+  const slug = id.toLowerCase();
+  const row = await findListing(store.db, slug);
   if (row === undefined) throw notFound('Listing');
-  const history = await listingChanges(store.db, id, HISTORY_LENGTH);
+  const history = await listingChanges(store.db, slug, HISTORY_LENGTH);
   return { ...listingOf(row), history: history.map(changeOf) };
 }
 

@@ -39,7 +39,8 @@ function validate(input: NewRequestBody): {
 } {
   const task = trimmed(input.task);
   const contact = trimmed(input.contact ?? '');
-  const capabilityId = trimmed(input.capability_id ?? '');
+  // Listing ids are lower-case slugs: `LangChain` names `langchain`.
+  const capabilityId = trimmed(input.capability_id ?? '').toLowerCase();
   const problems: FieldProblem[] = [];
   if (characters(task) < TASK_MIN_CHARACTERS || characters(task) > TASK_MAX_CHARACTERS) {
     problems.push({
