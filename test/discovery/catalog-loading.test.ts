@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -199,6 +199,28 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(restored.sources).toEqual(original?.sources ?? [restored.provenance.source_url]);
     });
 
+    it('should hash a data file by its bytes, across the chunks it is read in', () => {
+      const directory = mkdtempSync(join(tmpdir(), 'bazaar-catalog-'));
+      try {
+        // Two and a half chunks of 1 MiB: the last one is short.
+        const bytes = Buffer.alloc(2.5 * 1024 * 1024, 'listing ');
+        const [a, b, c] = [
+          join(directory, 'a.json'),
+          join(directory, 'b.json'),
+          join(directory, 'c.json'),
+        ];
+        writeFileSync(a, bytes);
+        writeFileSync(b, bytes);
+        bytes[bytes.length - 1] = 0x21;
+        writeFileSync(c, bytes);
+        expect(catalogFileHash(a)).toBe(catalogFileHash(b));
+        expect(catalogFileHash(c)).not.toBe(catalogFileHash(a));
+        expect(catalogFileHash(a)).toMatch(/^[0-9a-f]{64}$/);
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+
     it('should not even read a data file again that is unchanged since the last start', async () => {
       const directory = mkdtempSync(join(tmpdir(), 'bazaar-catalog-'));
       const file = join(directory, 'catalog.json');
@@ -210,7 +232,7 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
           .select('value')
           .where('key', '=', 'catalog_file_hash')
           .executeTakeFirstOrThrow();
-        expect(loaded.value).toBe(catalogFileHash(readFileSync(file)));
+        expect(loaded.value).toBe(catalogFileHash(file));
         // Removed behind the loader's back while the same file is recorded as loaded: the next
         // start skips the file, so the listing stays removed…
         await syncCatalog(
