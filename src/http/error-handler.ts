@@ -130,8 +130,8 @@ const statusText: Record<number, string> = {
 
 /**
  * A route's config for an endpoint that speaks JSON-RPC (MCP): what fails before its handler
- * answers (a body that is not JSON, too large, a method it does not take) is a
- * JSON-RPC error object with the same status, headers and code, not the envelope.
+ * answers (a body that is not JSON, too large, a method it does not take) is a JSON-RPC error
+ * object with the same status, headers and code, not the envelope.
  */
 export const JSON_RPC_ERRORS = { errors: 'json-rpc' } as const;
 

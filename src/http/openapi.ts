@@ -51,8 +51,8 @@ const BODY_PARSER_ERRORS: Record<string, ResponseSchema> = {
  * Adds to the OpenAPI document the headers the service sends but route schemas cannot declare:
  * `RateLimit-*` on every answer of a rate-limited operation (one that can answer
  * `rate_limited`), `Retry-After` on each answer that asks the client to wait, `Link` on the
- * pages of a list whose next page it names, and `Location` on every 201; and, on operations that take a body, the
- * body parser's 413 and 415.
+ * pages of a list whose next page it names, and `Location` on every 201; and, on operations
+ * that take a body, the body parser's 413 and 415.
  */
 export function documentHeaders({ schema, url }: { schema: FastifySchema; url: string }): {
   schema: FastifySchema;
