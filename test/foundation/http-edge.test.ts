@@ -293,6 +293,42 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
   });
 });
 
+// HTTP/1.0 lets a request name no host; absolute URLs in the answer must still be URLs.
+describe('a request without Host', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  afterAll(() => t.close());
+
+  it('should build its absolute URLs from the address the request reached', async () => {
+    const body = JSON.stringify({ kind: 'capability', task: 'A tool reached without a host.' });
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          'POST /api/requests HTTP/1.0\r\nContent-Type: application/json\r\n' +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        ),
+      );
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        resolve(Buffer.concat(chunks).toString());
+      });
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 201 /);
+    const base = `http://127.0.0.1:${String(port)}/api/requests/`;
+    expect(raw).toMatch(new RegExp(`\r\nlocation: ${base}[0-9a-f-]{36}\r\n`));
+    expect(raw).toContain(`"status_url":"${base}`);
+  });
+});
+
 // Node applies its headers' limit when it is the longer one and looks for late requests every
 // 30 s by default: a stalled body once waited 60–90 s for its 408. Not per database.
 describe('a request that stalls', () => {
