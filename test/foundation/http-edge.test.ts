@@ -293,8 +293,8 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
   });
 });
 
-// HTTP/1.0 lets a request name no host; absolute URLs in the answer must still be URLs.
-describe('a request without Host', () => {
+// Requests written byte by byte on a socket. Not per database.
+describe('raw requests', () => {
   let t: TestApp;
   let port: number;
 
@@ -306,45 +306,8 @@ describe('a request without Host', () => {
   });
   afterAll(() => t.close());
 
-  it('should build its absolute URLs from the address the request reached', async () => {
-    const body = JSON.stringify({ kind: 'capability', task: 'A tool reached without a host.' });
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () =>
-        socket.write(
-          'POST /api/requests HTTP/1.0\r\nContent-Type: application/json\r\n' +
-            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        ),
-      );
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', reject);
-      socket.on('close', () => {
-        resolve(Buffer.concat(chunks).toString());
-      });
-    });
-    expect(raw).toMatch(/^HTTP\/1\.1 201 /);
-    const base = `http://127.0.0.1:${String(port)}/api/requests/`;
-    expect(raw).toMatch(new RegExp(`\r\nlocation: ${base}[0-9a-f-]{36}\r\n`));
-    expect(raw).toContain(`"status_url":"${base}`);
-  });
-});
-
-// Node applies its headers' limit when it is the longer one and looks for late requests every
-// 30 s by default: a stalled body once waited 60–90 s for its 408. Not per database.
-describe('a request that stalls', () => {
-  let t: TestApp;
-  let port: number;
-
-  beforeAll(async () => {
-    t = await createTestApp('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address !== null ? address.port : 0;
-  });
-  afterAll(() => t.close());
-
-  /** Sends the start of a request and never the rest: what came back, and after how long. */
-  const stall = (bytes: string) =>
+  /** Sends bytes and nothing more: what came back until the server closed, and after how long. */
+  const exchange = (bytes: string) =>
     new Promise<{ raw: string; seconds: number }>((resolve, reject) => {
       const started = performance.now();
       const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
@@ -360,12 +323,27 @@ describe('a request that stalls', () => {
       socket.setTimeout(45_000, () => socket.destroy());
     });
 
+  // HTTP/1.0 lets a request name no host; absolute URLs in the answer must still be URLs.
+  it('should build the absolute URLs of a request without Host from the address it reached', async () => {
+    const body = JSON.stringify({ kind: 'capability', task: 'A tool reached without a host.' });
+    const { raw } = await exchange(
+      'POST /api/requests HTTP/1.0\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 201 /);
+    const base = `http://127.0.0.1:${String(port)}/api/requests/`;
+    expect(raw).toMatch(new RegExp(`\r\nlocation: ${base}[0-9a-f-]{36}\r\n`));
+    expect(raw).toContain(`"status_url":"${base}`);
+  });
+
+  // Node applies its headers' limit when it is the longer one and looks for late requests every
+  // 30 s by default: a stalled body once waited 60–90 s for its 408.
   it('should answer 408 in the envelope about 30 s after the request began, body or headers', async () => {
     const [body, headers] = await Promise.all([
-      stall(
+      exchange(
         'POST /api/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"kind":',
       ),
-      stall('GET /api/products HTTP/1.1\r\nHost: x\r\nX-Slow: '),
+      exchange('GET /api/products HTTP/1.1\r\nHost: x\r\nX-Slow: '),
     ]);
     for (const { raw, seconds } of [body, headers]) {
       expect(raw).toMatch(/^HTTP\/1\.1 408 /);
