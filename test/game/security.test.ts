@@ -147,6 +147,32 @@ describe.each(testDialects)('game security (%s)', (dialect) => {
     expect(await aliceState()).toEqual(before);
   });
 
+  it('should answer 401 before looking at the rest of a request without a valid key', async () => {
+    const routes: ['GET' | 'POST', string, string?][] = [
+      ['POST', '/api/haggle/start', '{}'],
+      ['POST', '/api/haggle/offer', '{"session_id": '],
+      ['GET', '/api/haggle/not-a-uuid'],
+      ['GET', '/api/transactions?limit=0'],
+      ['GET', '/api/players/nope/stats'],
+    ];
+    for (const authorization of [undefined, `Bearer hg_${'0'.repeat(48)}`, 'Basic YTpi']) {
+      for (const [method, url, payload] of routes) {
+        const response = await client.request({
+          method,
+          url,
+          headers: {
+            'content-type': 'application/json',
+            ...(authorization === undefined ? {} : { authorization }),
+          },
+          ...(payload === undefined ? {} : { payload }),
+        });
+        expect(response.status, `${method} ${url} with ${String(authorization)}`).toBe(401);
+        expect(response.body.code).toBe('unauthorized');
+        expect(response.response.headers['www-authenticate']).toBe('Bearer');
+      }
+    }
+  });
+
   it('should ignore fields that do not belong in a request body', async () => {
     const player = await client.newPlayer('mass');
     const product = (await client.inStockProducts()).find(

@@ -22,13 +22,15 @@ const unauthorized = () =>
  * Wraps the game's authenticated routes: each request must carry a player's API key (401
  * otherwise), is counted per player once authenticated (so a new key does not reset the count),
  * and every failed authentication is counted per client address (so guessing keys is limited
- * too). The routes' OpenAPI entries get the `apiKey` security requirement.
+ * too). The key is checked as the request arrives, before its body is read or validated: a
+ * request without a valid key is 401 whatever else is wrong with it. The routes' OpenAPI
+ * entries get the `apiKey` security requirement.
  */
 export function authenticatedRoutes(
   routes: FastifyPluginAsyncTypebox<AppContext>,
 ): FastifyPluginAsyncTypebox<AppContext> {
   return async (app, context) => {
-    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const key = bearerCredential(request.headers.authorization);
       const playerId =
         key === null || !API_KEY_PATTERN.test(key)
