@@ -84,7 +84,10 @@ async function callTool(
   context: CallContext,
 ): Promise<CallToolResult> {
   const { spec } = tool;
-  const args: Record<string, unknown> = { ...spec.defaults, ...given };
+  // An argument sent as null is taken as not sent, as the API takes a null optional field:
+  // many clients write every argument they know of, null where they have no value.
+  const sent = Object.entries(given).filter(([, value]) => value !== null);
+  const args: Record<string, unknown> = { ...spec.defaults, ...Object.fromEntries(sent) };
   const problems: FieldProblem[] = Object.keys(given)
     .filter((name) => !tool.arguments.has(name))
     .map((field) => ({

@@ -81,6 +81,11 @@ describe.each(testDialects)('the game over MCP (%s)', (dialect) => {
       expect(deals.data).toMatchObject({ items: [{ session_id: sessionId }], next_cursor: null });
       const board = await call(client, 'get_leaderboard');
       expect((board.data.items as Structured[]).map((entry) => entry.id)).toContain(me.data.id);
+      // Arguments sent as null are taken as not sent, defaults included.
+      const statsOfNull = await call(client, 'get_player_stats', { player_id: null });
+      expect(statsOfNull.data).toEqual(stats.data);
+      const dealsOfNull = await call(client, 'list_transactions', { player_id: null, limit: null });
+      expect(dealsOfNull.data).toEqual(deals.data);
     });
 
     it('should page products and transactions with next_cursor, as REST lists them', async () => {
