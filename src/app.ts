@@ -70,6 +70,15 @@ export async function buildApp(options: AppOptions) {
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only; anything else is answered 415 rather than parsed as text.
   app.removeContentTypeParser('text/plain');
+  // No body at all is no JSON syntax error, whatever Content-Type says: many clients send
+  // `Content-Type: application/json` on every request, a DELETE included.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else void json(request, text, done);
+  });
   app.decorateReply('errorCode', undefined);
   logRequests(app);
   installErrorHandling(app, sendNotFoundPage);

@@ -167,8 +167,6 @@ function send(reply: FastifyReply, error: AppError): FastifyReply {
 
 const frameworkCodes: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('invalid_json', 'The body is not valid JSON.'),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
-    new AppError('invalid_json', 'The body is empty but declared as JSON.'),
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
     new AppError('payload_too_large', 'The body is larger than 64 KiB.'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>

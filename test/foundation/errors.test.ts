@@ -28,6 +28,7 @@ describe.each(testDialects)('error envelope (%s)', (dialect) => {
           code: 'SQLITE_READONLY',
         });
       });
+      app.delete('/test/nobody', () => ({ success: true, data: { deleted: true } }));
       app.get('/test/app-error', () => {
         throw new AppError('out_of_stock', 'That product is out of stock.');
       });
@@ -74,6 +75,18 @@ describe.each(testDialects)('error envelope (%s)', (dialect) => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ success: false, code: 'invalid_json' });
+    });
+
+    it('should take an empty body declared as JSON as no body, not as a syntax error', async () => {
+      const headers = { 'content-type': 'application/json' };
+      const none = await t.app.inject({ method: 'DELETE', url: '/test/nobody', headers });
+      expect(none.statusCode).toBe(200);
+      const needed = await t.app.inject({ method: 'POST', url: '/test/echo', headers });
+      expect(needed.statusCode).toBe(400);
+      expect(needed.json()).toMatchObject({
+        code: 'validation_error',
+        details: [{ field: 'body', message: 'must be an object' }],
+      });
     });
 
     it('should answer a body over 64 KiB with 413 payload_too_large', async () => {
