@@ -16,29 +16,36 @@ export function encodeCursor(fields: CursorFields): string {
 
 /**
  * A page from rows fetched with one more than `limit` (no limit: every row): the rows to
- * answer, and the cursor after the last of them when the extra row shows more follow.
+ * answer, and the cursor after the last of them when the extra row shows more follow. `list`
+ * names the filters the rows were found with: `decodeCursor` refuses the cursor for others.
  */
 export function pageOf<Row>(
   rows: Row[],
   limit: number | undefined,
   positionOf: (row: Row) => CursorFields,
+  list?: string | null,
 ): { items: Row[]; nextCursor: string | null } {
   const items = limit === undefined ? rows : rows.slice(0, limit);
   const last = items.at(-1);
+  const filters: CursorFields = list === undefined ? {} : { f: list };
   return {
     items,
     nextCursor:
-      rows.length > items.length && last !== undefined ? encodeCursor(positionOf(last)) : null,
+      rows.length > items.length && last !== undefined
+        ? encodeCursor({ ...positionOf(last), ...filters })
+        : null,
   };
 }
 
 /**
  * The position a cursor names, as `read` takes it from the cursor's fields; `read` returns
- * undefined for fields of another list (another filter, a missing or mistyped field).
+ * undefined for fields of another list (a missing or mistyped field). With `list`, a cursor
+ * issued for other filters (`pageOf`'s `list`) is refused too.
  */
 export function decodeCursor<T>(
   raw: string,
   read: (fields: Readonly<Record<string, unknown>>) => T | undefined,
+  list?: string | null,
 ): T {
   let value: unknown;
   try {
@@ -48,7 +55,8 @@ export function decodeCursor<T>(
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badCursor();
   const fields = value as Record<string, unknown>;
-  const position = fields.v === 1 ? read(fields) : undefined;
+  const position =
+    fields.v === 1 && (list === undefined || fields.f === list) ? read(fields) : undefined;
   if (position === undefined) throw badCursor();
   return position;
 }

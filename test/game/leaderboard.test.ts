@@ -166,5 +166,16 @@ describe.each(testDialects)('leaderboard and stats (%s)', (dialect) => {
     }
     expect(seen).toEqual(all.map((row) => row.id));
     expect(all.length).toBeGreaterThan(3);
+    // A cursor continues the list it came from: everyone's, or one player's.
+    const everyone = await client.get('/api/transactions?limit=1', players.idle);
+    const cursor = /cursor=([^&>]+)/.exec(String(everyone.response.headers.link))?.[1] ?? '';
+    expect(cursor).not.toBe('');
+    const mine = `/api/transactions?limit=1&player_id=${players.idle.id}&cursor=${cursor}`;
+    const refused = await client.get(mine, players.idle);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'cursor' }],
+    });
   });
 });

@@ -89,6 +89,15 @@ describe.each(testDialects)('products and inventory (%s)', (dialect) => {
       expect(seen).toEqual(products.map((product) => product.id));
       const full = await client.get<ProductData[]>('/api/products');
       expect(full.response.headers.link).toBeUndefined();
+      // A cursor continues the list of the filters it was issued for, not another.
+      const first = await client.get<ProductData[]>('/api/products?limit=7');
+      const cursor = /cursor=([^&>]+)/.exec(String(first.response.headers.link))?.[1] ?? '';
+      for (const filters of ['category=Electronics', 'in_stock=true', 'search=a']) {
+        const other = await client.get(`/api/products?limit=7&${filters}&cursor=${cursor}`);
+        expect(other.status, filters).toBe(400);
+        expect(other.body, filters).toMatchObject({ details: [{ field: 'cursor' }] });
+      }
+      expect((await client.get(`/api/products?limit=7&cursor=${cursor}`)).status).toBe(200);
     });
 
     it('should search % and _ literally', async () => {

@@ -44,12 +44,16 @@ const DEFAULT_LIMIT = 20;
 
 /** started_at and id of the last session of the previous page, for the same status filter. */
 function decodePosition(raw: string, status: SessionStatus | undefined) {
-  return decodeCursor(raw, (fields) => {
-    const startedAt = timestampField(fields, 's');
-    const id = uuidField(fields, 'i');
-    if (startedAt === undefined || id === undefined || fields.f !== (status ?? null)) return;
-    return { startedAt, id };
-  });
+  return decodeCursor(
+    raw,
+    (fields) => {
+      const startedAt = timestampField(fields, 's');
+      const id = uuidField(fields, 'i');
+      if (startedAt === undefined || id === undefined) return;
+      return { startedAt, id };
+    },
+    status ?? null,
+  );
 }
 
 export interface SessionList {
@@ -74,11 +78,12 @@ export async function listSessions(
     after: query.cursor === undefined ? undefined : decodePosition(query.cursor, query.status),
     limit: limit + 1,
   });
-  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
-    s: last.started_at,
-    i: last.id,
-    f: query.status ?? null,
-  }));
+  const { items, nextCursor } = pageOf(
+    rows,
+    limit,
+    (last) => ({ s: last.started_at, i: last.id }),
+    query.status ?? null,
+  );
   return {
     rows: items.map((row) => ({
       ...asOf(row, at, deps.idleMinutes),

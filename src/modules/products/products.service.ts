@@ -19,28 +19,39 @@ export async function getProductPage(
   page: { limit?: number | undefined; cursor?: string | undefined },
   baseUrl: string,
 ): Promise<{ items: ProductView[]; nextCursor: string | null }> {
-  const after = page.cursor === undefined ? undefined : decodePosition(page.cursor);
+  // A cursor continues the list of the filters it was issued for, not another.
+  const list = JSON.stringify([
+    filter.category ?? null,
+    filter.inStock ?? null,
+    filter.search ?? null,
+  ]);
+  const after = page.cursor === undefined ? undefined : decodePosition(page.cursor, list);
   const rows = await listProducts(store.db, filter, {
     after,
     limit: page.limit === undefined ? undefined : page.limit + 1,
   });
-  const { items, nextCursor } = pageOf(rows, page.limit, (last) => ({
-    c: last.category,
-    n: last.name,
-    i: last.id,
-  }));
+  const { items, nextCursor } = pageOf(
+    rows,
+    page.limit,
+    (last) => ({ c: last.category, n: last.name, i: last.id }),
+    list,
+  );
   const at = new Date().toISOString();
   return { items: items.map((row) => productView(row, baseUrl, at)), nextCursor };
 }
 
-function decodePosition(raw: string): ProductPosition {
-  return decodeCursor(raw, (fields) => {
-    const category = CATEGORIES.find((name) => name === fields.c);
-    const name = textField(fields, 'n');
-    const id = uuidField(fields, 'i');
-    if (category === undefined || name === undefined || id === undefined) return;
-    return { category, name, id };
-  });
+function decodePosition(raw: string, list: string): ProductPosition {
+  return decodeCursor(
+    raw,
+    (fields) => {
+      const category = CATEGORIES.find((name) => name === fields.c);
+      const name = textField(fields, 'n');
+      const id = uuidField(fields, 'i');
+      if (category === undefined || name === undefined || id === undefined) return;
+      return { category, name, id };
+    },
+    list,
+  );
 }
 
 export async function getProductRow(store: Store, id: string): Promise<ProductRow> {

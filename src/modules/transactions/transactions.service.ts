@@ -16,20 +16,27 @@ export async function findTransactions(
   const limit = query.limit ?? 100;
   const rows = await listTransactions(store.db, {
     playerId: query.player_id,
-    before: query.cursor === undefined ? undefined : decodePosition(query.cursor),
+    before: query.cursor === undefined ? undefined : decodePosition(query.cursor, query.player_id),
     limit: limit + 1,
   });
-  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
-    s: last.created_at,
-    i: last.id,
-  }));
+  // A cursor continues the list of one player, or of everyone: not another.
+  const { items, nextCursor } = pageOf(
+    rows,
+    limit,
+    (last) => ({ s: last.created_at, i: last.id }),
+    query.player_id ?? null,
+  );
   return { items: items.map((row) => transactionView(row, baseUrl)), nextCursor };
 }
 
-function decodePosition(raw: string): DealPosition {
-  return decodeCursor(raw, (fields) => {
-    const createdAt = timestampField(fields, 's');
-    const id = uuidField(fields, 'i');
-    return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
-  });
+function decodePosition(raw: string, playerId: string | undefined): DealPosition {
+  return decodeCursor(
+    raw,
+    (fields) => {
+      const createdAt = timestampField(fields, 's');
+      const id = uuidField(fields, 'i');
+      return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
+    },
+    playerId ?? null,
+  );
 }
