@@ -6,7 +6,7 @@ import { JSON_RPC_ERRORS } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import { injectedApi } from './api.js';
 import { compileTools, type CompiledTool, type OpenApiDocument } from './schemas.js';
-import { createMcpServer } from './server.js';
+import { CallerCache, createMcpServer } from './server.js';
 import { toolSpecs } from './tools.js';
 import { gameNumbers } from './words.js';
 
@@ -20,6 +20,7 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
 ) => {
   // Built on first use: the OpenAPI document is complete only once every route is registered.
   let tools: CompiledTool[] | undefined;
+  const callers = new CallerCache();
 
   const options = { schema: { hide: true }, config: JSON_RPC_ERRORS };
   app.post('/mcp', options, async (request, reply) => {
@@ -34,6 +35,7 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       baseUrl: publicBaseUrl(request, config),
       api: injectedApi(app, request),
       playerAuthorization: () => authorization,
+      callers,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

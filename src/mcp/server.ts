@@ -6,6 +6,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { validationHeadline, type FieldProblem } from '../http/errors.js';
+import { sha256Hex } from '../http/secrets.js';
 import type { Api, ApiCall } from './api.js';
 import type { CompiledTool } from './schemas.js';
 import { shapeAnswer } from './views.js';
@@ -21,6 +22,29 @@ export interface ServerOptions {
   playerAuthorization: () => string | undefined;
   /** Called with a key that `register` or `rotate_key` returned (stdio keeps it for the session). */
   onKey?: (apiKey: string, how: 'registered' | 'rotated') => void;
+  /**
+   * The player each credential acts as, learnt once from `GET /api/players/me` to fill the
+   * `player_id` a tool defaults to: shared by the servers of one endpoint, so a stateless
+   * transport does not spend a request of the caller's rate limit on it at every call.
+   */
+  callers?: CallerCache;
+}
+
+/** Player ids by the SHA-256 of the credential they were learnt with (never the key itself). */
+export class CallerCache {
+  private readonly ids = new Map<string, string>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  get(authorization: string): string | undefined {
+    return this.ids.get(sha256Hex(authorization));
+  }
+
+  set(authorization: string, id: string): void {
+    // Only a default's guess: a rotated key's entry leads to a call the API refuses (401).
+    if (this.ids.size >= this.capacity) this.ids.clear();
+    this.ids.set(sha256Hex(authorization), id);
+  }
 }
 
 /**
@@ -47,7 +71,7 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
   );
   const { server } = mcp;
   const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
-  const callers = new Map<string, string>();
+  const callers = options.callers ?? new CallerCache();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map(({ spec, inputSchema, outputSchema }) => ({
@@ -73,7 +97,7 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
   return mcp;
 }
 
-type CallContext = ServerOptions & { callers: Map<string, string> };
+type CallContext = ServerOptions & { callers: CallerCache };
 
 const asText = (value: unknown): string =>
   typeof value === 'string' ? value : JSON.stringify(value);

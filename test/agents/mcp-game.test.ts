@@ -88,6 +88,21 @@ describe.each(testDialects)('the game over MCP (%s)', (dialect) => {
       expect(dealsOfNull.data).toEqual(deals.data);
     });
 
+    it('should learn who a key is once, not at every call that defaults to it', async () => {
+      const player = await game.newPlayer(`once_${kind}`);
+      const client = await clients.connect(kind, player.key);
+      const remaining = async () =>
+        Number((await game.get('/api/players/me', player)).response.headers['ratelimit-remaining']);
+      const before = await remaining();
+      for (let i = 0; i < 3; i++) {
+        expect((await call(client, 'get_player_stats')).data).toMatchObject({
+          player_id: player.id,
+        });
+      }
+      // Three stats, one look-up of the key's player, and the second count itself.
+      expect(before - (await remaining())).toBe(5);
+    });
+
     it('should page products and transactions with next_cursor, as REST lists them', async () => {
       const { key } = await game.newPlayer(`pages_${kind}`);
       const client = await clients.connect(kind, key);
