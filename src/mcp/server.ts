@@ -1,10 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
+  type CallToolRequest,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { validationHeadline, type FieldProblem } from '../http/errors.js';
 import { sha256Hex } from '../http/secrets.js';
 import type { Api, ApiCall } from './api.js';
@@ -59,7 +60,6 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
   const mcp = new McpServer(
     { name: 'bazaar', title: 'Bazaar', version: options.version },
     {
-      capabilities: { tools: {} },
       instructions:
         'Bazaar has two areas. Capability discovery: search_catalog, list_categories and get_listing find documented tools, agents and ' +
         'frameworks; file_request asks the operators for what is missing (keep the receipt token). The negotiation game: ' +
@@ -70,6 +70,10 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
     },
   );
   const { server } = mcp;
+  // Declared on the protocol server: declared to McpServer, it would install its own tool
+  // handlers and announce `listChanged`, which a server that is never told of new tools
+  // (and over HTTP, stateless) cannot keep.
+  server.registerCapabilities({ tools: {} });
   const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
   const callers = options.callers ?? new CallerCache();
 
@@ -84,7 +88,9 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(ToolsCall, (call) => {
+    // Checked against CallToolRequestSchema by the SDK before this runs (see ToolsCall).
+    const request = call as unknown as CallToolRequest;
     const tool = byName.get(request.params.name);
     if (tool === undefined) {
       // A plain error keeps the message as the specification writes it (McpError prefixes it).
@@ -96,6 +102,14 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
   });
   return mcp;
 }
+
+/**
+ * `tools/call` as far as routing it goes. The SDK checks the whole request against
+ * `CallToolRequestSchema` itself and answers a malformed one (`"arguments": "x"`) with -32602,
+ * invalid params; registered with that schema, the request was parsed once more before that
+ * check, and its failure answered as an internal error (-32603).
+ */
+const ToolsCall = z.looseObject({ method: z.literal('tools/call') });
 
 type CallContext = ServerOptions & { callers: CallerCache };
 

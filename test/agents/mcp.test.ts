@@ -53,6 +53,11 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     expect(fileRequest.task?.maxLength).toBe(3000);
   });
 
+  it('should announce tools without listChanged: the list never changes while connected', async () => {
+    const client = await clients.connect('http');
+    expect(client.getServerCapabilities()).toEqual({ tools: {} });
+  });
+
   it('should keep tools/list at most half its former size', async () => {
     const response = await t.app.inject({
       method: 'POST',
@@ -105,6 +110,26 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       payload: '{"kind": ',
     });
     expect(rest.json()).toMatchObject({ success: false, code: 'invalid_json' });
+  });
+
+  it('should answer a malformed tools/call with -32602 (invalid params), not an internal error', async () => {
+    for (const params of [
+      { name: 'search_catalog', arguments: 'x' },
+      { arguments: {} },
+      { name: 42 },
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { accept: 'application/json, text/event-stream' },
+        payload: { jsonrpc: '2.0', id: 7, method: 'tools/call', params },
+      });
+      expect(response.json(), JSON.stringify(params)).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32602 },
+      });
+    }
   });
 
   describe.each(transports)('over %s', (kind) => {
