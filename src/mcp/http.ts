@@ -59,7 +59,8 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     return reply.send(text === '' ? undefined : text);
   });
 
-  // Stateless: no server-initiated stream to open and no session to end.
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE); any
+  // other method is answered the same way, as JSON-RPC.
   const onlyPost = () => {
     throw new AppError(
       'method_not_allowed',
@@ -69,7 +70,11 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       },
     );
   };
-  app.get('/mcp', options, onlyPost);
-  app.delete('/mcp', options, onlyPost);
+  app.route({
+    ...options,
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: '/mcp',
+    handler: onlyPost,
+  });
   return Promise.resolve();
 };

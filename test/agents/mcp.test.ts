@@ -68,11 +68,15 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     expect(Buffer.byteLength(response.body)).toBeLessThanOrEqual(TOOLS_LIST_BEFORE / 2);
   });
 
-  it('should answer GET and DELETE on /mcp with 405: the endpoint is stateless', async () => {
-    for (const method of ['GET', 'DELETE'] as const) {
+  it('should answer GET, DELETE and the rest on /mcp with 405 in JSON-RPC: it is stateless', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH'] as const) {
       const response = await t.app.inject({ method, url: '/mcp' });
       expect(response.statusCode).toBe(405);
       expect(response.headers.allow).toBe('POST');
+      expect(response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32000, data: { code: 'method_not_allowed' } },
+      });
     }
   });
 
