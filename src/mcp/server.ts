@@ -180,7 +180,8 @@ async function callTool(
   const answer = await context.api(call);
   const envelope = (answer.body ?? {}) as Envelope;
   if (answer.status >= 300 || envelope.success !== true) {
-    return failure(answer.status, envelope, answer.retryAfter, spec.auth, context.transport);
+    const named = { ...envelope, details: inToolNames(envelope.details, tool) };
+    return failure(answer.status, named, answer.retryAfter, spec.auth, context.transport);
   }
   const data = shapeAnswer(envelope.data, spec);
   const structured = (
@@ -231,6 +232,19 @@ async function callerId(
 }
 
 /** The service's own code and sentence, so a model can act on it as an HTTP client would. */
+/**
+ * The API's field problems in the tool's own argument names: `player_id` where the operation's
+ * path calls it `id`.
+ */
+function inToolNames(details: unknown, tool: CompiledTool): FieldProblem[] | undefined {
+  if (!Array.isArray(details)) return undefined;
+  const names = new Map([...tool.arguments].map(([name, { apiName }]) => [apiName, name]));
+  return (details as FieldProblem[]).map((problem) => ({
+    ...problem,
+    field: names.get(problem.field) ?? problem.field,
+  }));
+}
+
 function failure(
   status: number,
   envelope: Envelope,
@@ -239,12 +253,15 @@ function failure(
   transport: McpTransport,
 ): CallToolResult {
   const code = envelope.code ?? 'internal_error';
+  const details = Array.isArray(envelope.details) ? (envelope.details as FieldProblem[]) : [];
   return toolError({
     code,
     error:
       code === 'unauthorized' && auth === 'player'
         ? noKeyError(transport)
-        : (envelope.error ?? `The service answered HTTP ${status}.`),
+        : code === 'validation_error' && details.length > 0
+          ? validationHeadline(details)
+          : (envelope.error ?? `The service answered HTTP ${status}.`),
     ...(envelope.details === undefined ? {} : { details: envelope.details }),
     ...(retryAfter === undefined ? {} : { retry_after_seconds: Number(retryAfter) }),
   });

@@ -81,6 +81,13 @@ describe.each(testDialects)('the game over MCP (%s)', (dialect) => {
       expect(deals.data).toMatchObject({ items: [{ session_id: sessionId }], next_cursor: null });
       const board = await call(client, 'get_leaderboard');
       expect((board.data.items as Structured[]).map((entry) => entry.id)).toContain(me.data.id);
+      // A bad argument is named as the tool names it, not as the API's path does (`id`).
+      const wrong = await call(client, 'get_player_stats', { player_id: 'nope' });
+      expect(errorOf(wrong)).toMatchObject({
+        code: 'validation_error',
+        error: expect.stringMatching(/^The request is invalid: player_id /) as string,
+        details: [{ field: 'player_id' }],
+      });
       // Arguments sent as null are taken as not sent, defaults included.
       const statsOfNull = await call(client, 'get_player_stats', { player_id: null });
       expect(statsOfNull.data).toEqual(stats.data);
