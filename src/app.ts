@@ -53,7 +53,9 @@ export async function buildApp(options: AppOptions) {
     genReqId: requestIdOf,
     // Long enough for any id the routes accept, so their schemas (not the router) answer it.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: (error, request, reply) => {
+      answerFrameworkError(error, request, reply, sendNotFoundPage);
+    },
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
     keepAliveTimeout: 5_000,
@@ -137,6 +139,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { deepLinking: true, validatorUrl: null },
+    theme: { title: 'Bazaar API reference' },
     staticCSP: true,
     // Same reason as in registerResponseHeaders: /docs must render over plain HTTP.
     transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),

@@ -88,9 +88,12 @@ const shorten = (text: string): string => (text.length > 100 ? `${text.slice(0, 
  */
 export function answerFrameworkError(
   error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
+  notFoundPage?: NotFoundPage,
 ): void {
+  // A browser sent to a malformed address of the app's pages gets the app's "page not found".
+  if (error.code === 'FST_ERR_BAD_URL' && notFoundPage?.(request, reply) !== undefined) return;
   void send(reply, toAppError(error));
 }
 

@@ -91,4 +91,16 @@ describe('serving the web app', () => {
     const post = await fetch(`${base}/nope`, { method: 'POST', headers: { accept: 'text/html' } });
     expect(post.headers.get('content-type')).toMatch(/json/);
   });
+
+  it('should give browsers the app at a malformed address of a page, and programs a 400', async () => {
+    const page = await fetch(`${base}/catalog/%E0%A4%A`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(404);
+    expect(await page.text()).toMatch(/<div id="app">/);
+    const data = await fetch(`${base}/catalog/%E0%A4%A`);
+    expect(data.status).toBe(400);
+    expect(await data.json()).toMatchObject({ success: false, code: 'validation_error' });
+    const api = await fetch(`${base}/api/catalog/%E0%A4%A`, { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(400);
+    expect(api.headers.get('content-type')).toMatch(/json/);
+  });
 });
