@@ -72,7 +72,8 @@ describe.skipIf(skipBrowser)(
 
     it('should check a request in the browser, in plain words, and keep its receipt safe', async () => {
       const page = app.page();
-      await page.goto(`${app.base()}/requests/new`);
+      await page.goto(`${app.base()}/catalog`);
+      await page.getByRole('link', { name: 'Ask for a tool' }).click();
       await page.getByLabel('What do you need?').fill('too short');
       await page.getByRole('button', { name: 'File the request' }).click();
       await expect
@@ -95,12 +96,26 @@ describe.skipIf(skipBrowser)(
       await page.getByRole('button', { name: 'File the request' }).click();
       const link = (await page.locator('#receipt-link').textContent()) ?? '';
       expect(link).toMatch(/\/requests\/mine#id=[0-9a-f-]+&token=rq_/);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toBe('Request filed');
       await app.audit('request-receipt');
 
-      // Leaving an unsaved receipt asks first; staying keeps it on the screen.
+      // Leaving an unsaved receipt asks first, by a link or by the browser's Back; staying keeps
+      // it on the screen.
       page.once('dialog', (dialog) => void dialog.dismiss());
       await page.getByRole('link', { name: 'Catalog', exact: true }).click();
       expect(await page.locator('h1').textContent()).toBe('Request filed');
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.goBack();
+      await expect.poll(() => asked.length).toBe(1);
+      await expect.poll(() => page.url()).toMatch(/\/requests\/new$/);
+      expect(await page.locator('h1').textContent()).toBe('Request filed');
+      expect(await page.locator('#receipt-link').textContent()).toBe(link);
 
       await page.getByRole('button', { name: 'Open my request' }).click();
       await expect.poll(() => page.locator('#request-heading').textContent()).toMatch(/Received/);
@@ -112,6 +127,9 @@ describe.skipIf(skipBrowser)(
       await page.getByRole('button', { name: 'Delete this request' }).click();
       await page.getByRole('button', { name: 'Yes, delete it' }).click();
       await expect.poll(() => page.getByText('deleted for good').count()).toBe(1);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toMatch(/deleted for good/);
       expect(page.url()).not.toMatch(/token/);
     });
 

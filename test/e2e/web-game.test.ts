@@ -105,17 +105,54 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: /^Pay the asking price / }).click();
     await expect.poll(() => page.locator('#deal-heading').textContent()).toMatch(/Deal!/);
 
+    // On a phone the offer box follows the conversation: after an offer, the seller's answer and
+    // the warning are on the screen, not under the box.
     const third = cheapest[2] as Product;
+    await page.setViewportSize({ width: 375, height: 667 });
     await page.goto(`${app.base()}/play`);
     await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
     await page.getByLabel('Your offer (credits)').fill('0.01');
     await page.getByRole('button', { name: 'Make offer' }).click();
     await expect.poll(() => page.locator('.alert-warning').textContent()).toMatch(/insulting/);
-    await page.getByRole('button', { name: 'Walk away' }).click();
+    const seen = await page.evaluate(() => {
+      const inView = (element: Element | null) => {
+        const box = element?.getBoundingClientRect();
+        return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+      };
+      const answer = document.querySelector('.chat > li:last-child');
+      const box = answer?.getBoundingClientRect();
+      const covering =
+        box === undefined ? null : document.elementFromPoint(box.left + 5, box.top + 5);
+      return {
+        answer: inView(answer),
+        covered: covering === null || answer?.contains(covering) !== true,
+        warning: inView(document.querySelector('.alert-warning')),
+      };
+    });
+    expect(seen).toEqual({ answer: true, covered: false, warning: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The question takes focus at once, and Escape is "no".
+    const walk = page.getByRole('button', { name: 'Walk away' });
+    await walk.click();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    await expect.poll(focused).toBe('Keep haggling');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('alertdialog').count()).toBe(0);
+    await expect.poll(focused).toBe('Walk away');
+    await walk.click();
     await page.getByRole('button', { name: 'Yes, walk away' }).click();
     await expect.poll(() => page.getByText('You walked away').count()).toBeGreaterThan(0);
+    await expect.poll(focused).toMatch(/You walked away/);
     expect(await page.locator('.alert-warning').count()).toBe(0);
     await app.audit('negotiation-abandoned', { plainWords: true });
+
+    // Refused (cooling down), the product says why in its own card, where the button was pressed.
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
+    const card = page.locator('.card.product', { hasText: third.name });
+    await expect.poll(() => card.locator('.alert-error').textContent()).toMatch(/open a new one/);
+    await expect.poll(focused).toMatch(/open a new one/);
   });
 
   it('should show the leaderboard, stats and every negotiation page by page', async () => {
@@ -148,7 +185,12 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
   it('should sign out, refuse a wrong key in words, and sign in with the key alone', async () => {
     const page = app.page();
     await page.goto(`${app.base()}/play`);
+    // Signing out forgets the key, which is never shown again: it asks first.
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Stay signed in' }).click();
+    expect(await page.locator('.player-bar').textContent()).toMatch(`Playing as ${username}`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Yes, sign out' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'New player' }).count()).toBe(1);
     await page.getByLabel('Your API key').fill(`hg_${'0'.repeat(48)}`);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -21,12 +21,17 @@ export function wait(seconds: number): string {
  * decimals. Returns the problem in words, or null when it is fine.
  */
 export function amountProblem(text: string, available: number | null): string | null {
+  // A comma is taken for the decimal point (12,50), unless it looks like a thousands separator.
+  if (/^\s*\d{1,3}(,\d{3})+(\.\d*)?\s*$/.test(text)) {
+    return 'Write the amount without a thousands separator, such as 1000 or 12.50.';
+  }
   const typed = text.trim().replace(',', '.');
   if (typed === '') return 'Enter an amount, such as 12.50.';
   if (!/^\d+(\.\d{1,2})?$/.test(typed)) {
-    return /^\d*\.\d{3,}$/.test(typed)
-      ? 'Use at most two decimals, such as 12.50.'
-      : 'Enter an amount in credits using digits, such as 12.50.';
+    if (/^\d*\.\d{3,}$/.test(typed)) return 'Use at most two decimals, such as 12.50.';
+    if (/^\d+\.$/.test(typed))
+      return 'Put the cents after the point, or leave it out: 12 or 12.50.';
+    return 'Enter an amount in credits using digits, such as 12.50.';
   }
   const value = Number(typed);
   if (value <= 0) return 'Enter an amount above 0.';

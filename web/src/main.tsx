@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { Fragment, render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { usePlayer } from './components/player-store';
 import { AccountPage } from './pages/account';
@@ -41,7 +41,7 @@ const sections: { page: PageName; label: string; game?: true; also?: PageName[] 
 ];
 
 function App() {
-  const { path } = useLocation();
+  const { path, visit } = useLocation();
   const me = usePlayer();
   const [menuOpen, setMenuOpen] = useState(false);
   const firstPage = useRef(true);
@@ -51,7 +51,7 @@ function App() {
     setMenuOpen(false);
     if (firstPage.current) firstPage.current = false;
     else document.querySelector<HTMLElement>('main h1')?.focus();
-  }, [path]);
+  }, [visit]);
   return (
     <>
       <a
@@ -65,7 +65,16 @@ function App() {
       >
         Skip to content
       </a>
-      <header class="site-header">
+      <header
+        class="site-header"
+        onKeyDown={(event) => {
+          // Escape closes the open menu (on narrow screens) and leaves focus on its button.
+          if (event.key === 'Escape' && menuOpen) {
+            setMenuOpen(false);
+            document.querySelector<HTMLElement>('.menu-button')?.focus();
+          }
+        }}
+      >
         <a href={PAGES.home} class="brand">
           <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
             <path d="M4 12 L8 4 H24 L28 12 Z" fill="currentColor" />
@@ -103,7 +112,11 @@ function App() {
         </nav>
       </header>
       <main id="main">
-        {current === null ? <NotFoundPage /> : draw[current.page](current.params)}
+        {/* Keyed by the visit: a link to the page already shown (Catalog from a search) shows
+            it as the address says, not as it was left. */}
+        <Fragment key={visit}>
+          {current === null ? <NotFoundPage /> : draw[current.page](current.params)}
+        </Fragment>
       </main>
       <footer>
         <p>

@@ -4,7 +4,10 @@ import { PAGES, matchPage, type PageName } from '../../src/modules/web/web.pages
 export { PAGES, matchPage, type PageName };
 
 const listeners = new Set<() => void>();
+/** Counts the moves to a page (a link, Back, Forward): each one draws its page afresh. */
+let visit = 0;
 const notify = () => {
+  visit++;
   for (const listener of listeners) listener();
 };
 
@@ -21,7 +24,37 @@ function rememberScroll(): void {
   history.replaceState({ ...(history.state as object | null), scrollY: window.scrollY }, '');
 }
 
-window.addEventListener('popstate', notify);
+/** Where an entry stands in this tab's history. */
+const indexOf = (state: unknown): number => {
+  const index = (state as { index?: unknown } | null)?.index;
+  return typeof index === 'number' ? index : 0;
+};
+// An entry the app did not make (loaded by the browser) is the newest of the tab's history.
+if (typeof (history.state as { index?: unknown } | null)?.index !== 'number') {
+  history.replaceState({ ...(history.state as object | null), index: history.length - 1 }, '');
+}
+let currentIndex = indexOf(history.state);
+/** Set while the browser is being sent back to the entry the guard refused to leave. */
+let returning = false;
+
+// The browser's Back and Forward move before the app hears of it: when the page left is guarded
+// and its holder chooses to stay, the browser is sent back to it, and the page never changed.
+window.addEventListener('popstate', (event) => {
+  const index = indexOf(event.state);
+  if (returning) {
+    returning = false;
+    currentIndex = index;
+    return;
+  }
+  if (leaveGuard !== null && !leaveGuard()) {
+    returning = true;
+    history.go(currentIndex - index);
+    return;
+  }
+  leaveGuard = null;
+  currentIndex = index;
+  notify();
+});
 
 /** The app page this one was reached from by a link, if any (for "Back to results"). */
 let cameFrom: string | null = null;
@@ -33,8 +66,8 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   leaveGuard = null;
   rememberScroll();
   cameFrom = location.pathname + location.search;
-  if (options.replace === true) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
+  if (options.replace === true) history.replaceState({ index: currentIndex }, '', to);
+  else history.pushState({ index: ++currentIndex }, '', to);
   window.scrollTo(0, 0);
   notify();
 }
@@ -52,7 +85,12 @@ export function setQuery(params: Record<string, string>): void {
   history.replaceState(history.state, '', `${location.pathname}${text === '' ? '' : `?${text}`}`);
 }
 
-export function useLocation(): { path: string; query: URLSearchParams; hash: string } {
+export function useLocation(): {
+  path: string;
+  query: URLSearchParams;
+  hash: string;
+  visit: number;
+} {
   const [, setVersion] = useState(0);
   useEffect(() => {
     const listener = () => {
@@ -65,6 +103,7 @@ export function useLocation(): { path: string; query: URLSearchParams; hash: str
     path: location.pathname,
     query: new URLSearchParams(location.search),
     hash: location.hash,
+    visit,
   };
 }
 

@@ -14,8 +14,16 @@ const fields: Record<string, string> = {
     'No catalog listing has this id. Leave it empty, or copy the id from a listing page.',
   offer_amount: 'Enter an amount above 0 with at most two decimals, such as 12.50.',
   message: 'Keep your message to the seller under 1,000 characters.',
-  q: 'Keep the search under 300 characters.',
+  q: 'Use up to 300 characters of ordinary text.',
 };
+
+/** What a field's problem means, by the API's error code: a secret found is not a length. */
+function fieldText(code: string, field: string): string | undefined {
+  if (code === 'contains_secret') {
+    return 'This looks like a password, key or token: remove it.';
+  }
+  return code === 'validation_error' || code === 'invalid_amount' ? fields[field] : undefined;
+}
 
 const codes: Record<string, string> = {
   network: 'The service cannot be reached. Check your connection and try again.',
@@ -42,7 +50,9 @@ const codes: Record<string, string> = {
 export function problemText(failure: unknown): string {
   if (!(failure instanceof ApiError)) return codes.internal_error ?? '';
   if (failure.code === 'validation_error' || failure.code === 'invalid_amount') {
-    const first = failure.details.map((detail) => fields[detail.field]).find(Boolean);
+    const first = failure.details
+      .map((detail) => fieldText(failure.code, detail.field))
+      .find(Boolean);
     return first ?? 'Some of what you entered is not in the expected form. Check it and try again.';
   }
   if (failure.code === 'cooling_down') {
@@ -60,7 +70,7 @@ export function fieldProblems(failure: unknown): Record<string, string> {
   if (!(failure instanceof ApiError)) return {};
   return Object.fromEntries(
     failure.details.flatMap((detail) => {
-      const text = fields[detail.field];
+      const text = fieldText(failure.code, detail.field);
       return text === undefined ? [] : [[detail.field, text]];
     }),
   );

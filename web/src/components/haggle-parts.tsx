@@ -4,12 +4,18 @@ import { credits } from '../format';
 /** Round to cents, as the API takes amounts. */
 export const cents = (amount: number) => Math.round(amount * 100) / 100;
 
-/** Amounts one tap away: opening moves first, then a raise and meeting the seller halfway. */
+/**
+ * Amounts one tap away: opening moves first, then a raise and meeting the seller halfway. None
+ * on the last offer against the seller's final price: any of them would end the negotiation,
+ * and accepting the price is a button of its own.
+ */
 export function quickAmounts(
   market: number,
   ask: number,
   lastOffer: number | null,
+  finalRound = false,
 ): [string, number][] {
+  if (finalRound) return [];
   const below = (amount: number) => amount < ask;
   const options: [string, number][] =
     lastOffer === null
@@ -33,6 +39,7 @@ export function DealDone(props: {
   price: number;
   stats: Stats | null;
 }) {
+  const saved = cents(props.market - props.price);
   return (
     <section class="deal-done" aria-labelledby="deal-heading" role="status">
       <h2 id="deal-heading" tabIndex={-1}>
@@ -43,8 +50,11 @@ export function DealDone(props: {
           Paid <strong>{credits(props.price)}</strong>
         </span>
         <span>
-          Saved <strong>{credits(props.market - props.price)}</strong> (
-          {(((props.market - props.price) / props.market) * 100).toFixed(1)} % off)
+          {saved >= 0 ? 'Saved ' : 'Paid '}
+          <strong>{credits(Math.abs(saved))}</strong>
+          {saved >= 0
+            ? ` (${((saved / props.market) * 100).toFixed(1)} % off)`
+            : ' above the market price'}
         </span>
         {props.stats === null ? null : (
           <span>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-/** The signed-in player, kept in this browser until "Forget this key". */
+/** The signed-in player, kept in this browser (localStorage) until "Sign out". */
 export interface Me {
   id: string;
   username: string;
@@ -9,6 +9,13 @@ export interface Me {
 
 const KEY = 'bazaar.player';
 const listeners = new Set<() => void>();
+const notify = () => {
+  for (const listener of listeners) listener();
+};
+// Signing in or out in another tab of this browser changes this one too.
+window.addEventListener('storage', (event) => {
+  if (event.key === KEY || event.key === null) notify();
+});
 
 export function currentPlayer(): Me | null {
   try {
@@ -19,14 +26,21 @@ export function currentPlayer(): Me | null {
   }
 }
 
+/** Why the player was last signed out without asking, for the sign-in form to say. */
+let signedOutBecause = '';
+export const signOutReason = () => signedOutBecause;
+
 export function signIn(me: Me): void {
+  signedOutBecause = '';
   localStorage.setItem(KEY, JSON.stringify(me));
-  for (const listener of listeners) listener();
+  notify();
 }
 
-export function forget(): void {
+/** Forgets the key; `reason` when it happens without the player asking. */
+export function forget(reason = ''): void {
+  signedOutBecause = reason;
   localStorage.removeItem(KEY);
-  for (const listener of listeners) listener();
+  notify();
 }
 
 export function usePlayer(): Me | null {

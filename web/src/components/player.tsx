@@ -3,31 +3,52 @@ import { ApiError } from '../api/client';
 import { getMe, getStats, registerPlayer, type Player, type Stats } from '../api/operations';
 import { credits } from '../format';
 import { fieldProblems, problemText } from '../words';
-import { forget, signIn, type Me } from './player-store';
-import { Alert, CopyButton, Field, describedBy } from './ui';
+import { forget, signIn, signOutReason, type Me } from './player-store';
+import { Alert, Confirm, CopyButton, Field, describedBy } from './ui';
 
-/** The signed-in player's stats (credits, rank), refreshed on demand after each deal. */
-export function usePlayerStats(me: Me | null): [Stats | null, () => void] {
+/**
+ * The signed-in player's stats (credits, rank), refreshed on demand after each deal, and why
+ * they could not be read ('' when they could).
+ */
+export function usePlayerStats(me: Me | null): [Stats | null, () => void, string] {
   const [stats, setStats] = useState<Stats | null>(null);
+  const [error, setError] = useState('');
   const [version, setVersion] = useState(0);
   useEffect(() => {
     if (me === null) {
       setStats(null);
       return;
     }
-    getStats(me.key, me.id).then(setStats, (failure: unknown) => {
-      // A rotated or unknown key cannot play: drop it rather than fail on every page.
-      if (failure instanceof ApiError && failure.code === 'unauthorized') forget();
-    });
+    getStats(me.key, me.id).then(
+      (read) => {
+        setStats(read);
+        setError('');
+      },
+      (failure: unknown) => {
+        // A rotated or unknown key cannot play: drop it rather than fail on every page, and
+        // say why on the sign-in form.
+        if (failure instanceof ApiError && failure.code === 'unauthorized') {
+          forget(
+            'This browser’s key is no longer valid (it was replaced or is unknown). Sign in with your current key.',
+          );
+        } else setError(problemText(failure));
+      },
+    );
   }, [me?.id, me?.key, version]);
-  return [stats, () => setVersion((value) => value + 1)];
+  return [stats, () => setVersion((value) => value + 1), error];
 }
 
 /** A new key, shown once, with the way to copy it. */
 export function NewKey(props: { me: Me; onDone: () => void }) {
+  // It replaces the form that had focus: reading goes on from here.
+  useEffect(() => {
+    document.getElementById('key-heading')?.focus();
+  }, []);
   return (
     <section aria-labelledby="key-heading" class="panel panel-key">
-      <h2 id="key-heading">Your API key</h2>
+      <h2 id="key-heading" tabIndex={-1}>
+        Your API key
+      </h2>
       <Alert kind="warning">
         <strong>Save this key now: it is shown only once.</strong> This browser keeps it until you
         choose “Sign out”; on another device you need it to sign in.
@@ -44,6 +65,7 @@ export function NewKey(props: { me: Me; onDone: () => void }) {
 
 /** Who is playing, with their credits and the way to sign out. */
 export function PlayerBar(props: { me: Me; stats: Stats | null }) {
+  const [leaving, setLeaving] = useState(false);
   return (
     <div class="player-bar">
       <p>
@@ -56,9 +78,18 @@ export function PlayerBar(props: { me: Me; stats: Stats | null }) {
           </>
         )}
       </p>
-      <button type="button" class="button-quiet" onClick={forget}>
+      <button type="button" class="button-quiet" onClick={() => setLeaving(true)}>
         Sign out
       </button>
+      {leaving ? (
+        <Confirm
+          question="Sign out? This browser forgets your API key, and it cannot be shown again: you sign in again only with the key you saved."
+          yes="Yes, sign out"
+          no="Stay signed in"
+          onYes={() => forget()}
+          onNo={() => setLeaving(false)}
+        />
+      ) : null}
     </div>
   );
 }
@@ -137,13 +168,15 @@ export function Register(props: { onCreated: (me: Me) => void }) {
 
 export function SignIn() {
   const [key, setKey] = useState('');
-  const [error, setError] = useState('');
+  const [error, setError] = useState(signOutReason);
   const submit = async (event: Event) => {
     event.preventDefault();
     setError('');
     try {
       const own: Player = await getMe(key);
       signIn({ id: own.id, username: own.username, key: key.trim() });
+      // The form is gone: reading goes on from the page's heading.
+      document.querySelector<HTMLElement>('main h1')?.focus();
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.code === 'unauthorized'
@@ -157,7 +190,11 @@ export function SignIn() {
       <h2 id="signin-heading">I have a key</h2>
       {error === '' ? null : <Alert>{error}</Alert>}
       <form onSubmit={(event) => void submit(event)}>
-        <Field id="key" label="Your API key" hint="It starts with hg_">
+        <Field
+          id="key"
+          label="Your API key"
+          hint="It starts with hg_. This browser keeps it (in its local storage) until you sign out."
+        >
           <input
             id="key"
             type="password"

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 
 export function Page(props: { title: string; children: ComponentChildren }) {
   useEffect(() => {
@@ -36,11 +36,25 @@ export function CopyButton(props: { text: string; label: string }) {
 
 export function Alert(props: {
   kind?: 'error' | 'info' | 'success' | 'warning';
+  /**
+   * Takes focus as it appears: for news that replaces what had focus (a deleted request, an
+   * ended negotiation) or that would otherwise appear out of view (an error far from its button).
+   */
+  focus?: boolean;
   children: ComponentChildren;
 }) {
   const kind = props.kind ?? 'error';
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (props.focus === true) box.current?.focus();
+  }, [props.focus]);
   return (
-    <div class={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+    <div
+      ref={box}
+      class={`alert alert-${kind}`}
+      role={kind === 'error' ? 'alert' : 'status'}
+      tabIndex={props.focus === true ? -1 : undefined}
+    >
       {props.children}
     </div>
   );
@@ -88,14 +102,35 @@ export function Confirm(props: {
   onYes: () => void;
   onNo: () => void;
 }) {
+  // Focus moves to the safe answer as the question appears (`autoFocus` is ignored while
+  // another element has focus), and goes back where it was when the question goes.
+  const safe = useRef<HTMLButtonElement>(null);
+  const questionId = useId();
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    safe.current?.focus();
+    return () => {
+      if (before?.isConnected === true && !(before as HTMLButtonElement).disabled) before.focus();
+    };
+  }, []);
   return (
-    <div class="confirm" role="alertdialog" aria-labelledby="confirm-question">
-      <p id="confirm-question">{props.question}</p>
+    <div
+      class="confirm"
+      role="alertdialog"
+      aria-labelledby={questionId}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          props.onNo();
+        }
+      }}
+    >
+      <p id={questionId}>{props.question}</p>
       <div class="actions">
         <button type="button" class="danger" onClick={props.onYes}>
           {props.yes}
         </button>
-        <button type="button" class="button-quiet" autoFocus onClick={props.onNo}>
+        <button type="button" class="button-quiet" ref={safe} onClick={props.onNo}>
           {props.no}
         </button>
       </div>

@@ -9,7 +9,7 @@ import { SignInFirst } from './sign-in-first';
 
 export function AccountPage() {
   const me = usePlayer();
-  const [stats] = usePlayerStats(me);
+  const [stats, , statsError] = usePlayerStats(me);
   const [transactions, setTransactions] = useState<Transaction[] | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
@@ -22,7 +22,11 @@ export function AccountPage() {
   return (
     <Page title="Your stats">
       <PlayerBar me={me} stats={stats} />
-      {error === '' ? null : <Alert>{error}</Alert>}
+      {[statsError, error]
+        .filter((text, i, all) => text !== '' && all.indexOf(text) === i)
+        .map((text) => (
+          <Alert key={text}>{text}</Alert>
+        ))}
       {stats === null ? null : (
         <dl class="stats">
           <div>
@@ -46,8 +50,11 @@ export function AccountPage() {
             <dd>{credits(stats.total_savings)}</dd>
           </div>
           <div>
-            <dt>Best discount</dt>
-            <dd>{stats.best_deal_percentage.toFixed(2)} %</dd>
+            <dt>Best deal</dt>
+            <dd>
+              {Math.abs(stats.best_deal_percentage).toFixed(2)} %{' '}
+              {stats.best_deal_percentage >= 0 ? 'off' : 'above market'}
+            </dd>
           </div>
           <div>
             <dt>Active negotiations</dt>
@@ -61,7 +68,9 @@ export function AccountPage() {
       )}
       <h2>Your transactions</h2>
       {transactions === null ? (
-        <p>Loading…</p>
+        error === '' ? (
+          <p>Loading…</p>
+        ) : null
       ) : transactions.length === 0 ? (
         <p>
           No deals yet. <a href="/play">Find something to haggle for.</a>

@@ -167,7 +167,9 @@ export function CatalogPage() {
       {error === '' ? null : <Alert>{error}</Alert>}
       <p class="result-count" role="status">
         {result === null
-          ? 'Searching…'
+          ? error === ''
+            ? 'Searching…'
+            : ''
           : items.length === 0
             ? 'No listing matches.'
             : `${result.total} listing${result.total === 1 ? '' : 's'}`}

@@ -17,7 +17,9 @@ export function LeaderboardPage() {
       <p class="lead">Score: market value bought per credit spent. Equal scores share a rank.</p>
       {error === '' ? null : <Alert>{error}</Alert>}
       {entries === null ? (
-        <p>Loading…</p>
+        error === '' ? (
+          <p>Loading…</p>
+        ) : null
       ) : entries.length === 0 ? (
         <p>
           Nobody has bought anything yet. <a href="/play">Be the first.</a>

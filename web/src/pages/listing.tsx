@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
 import { getListing, type Listing } from '../api/operations';
 import { Alert, Page } from '../components/ui';
 import { date } from '../format';
@@ -25,15 +26,17 @@ const schemeNames: Record<string, string> = {
 export function ListingPage(props: { id: string }) {
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState('');
+  const [missing, setMissing] = useState(false);
   useEffect(() => {
     getListing(props.id).then(setListing, (failure: unknown) => {
+      setMissing(failure instanceof ApiError && failure.code === 'not_found');
       setError(problemText(failure));
     });
   }, [props.id]);
 
   if (error !== '') {
     return (
-      <Page title="Listing not found">
+      <Page title={missing ? 'Listing not found' : 'Listing unavailable'}>
         <Alert>{error}</Alert>
         <p>
           <a href="/catalog">Search the catalog</a> ·{' '}

@@ -28,6 +28,10 @@ export function NegotiationPage(props: { id: string }) {
   const [busy, setBusy] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const log = useRef<HTMLOListElement>(null);
+  // Set at once (state is not): a second click or Enter while a turn is sent sends nothing.
+  const sending = useRef(false);
+  // How many messages the page has shown: 0 until the first load.
+  const shown = useRef(0);
 
   const load = async () => {
     if (me === null) return;
@@ -44,10 +48,23 @@ export function NegotiationPage(props: { id: string }) {
   useEffect(() => {
     if (detail?.session.status === 'accepted') document.getElementById('deal-heading')?.focus();
   }, [detail?.session.status]);
+  // The newest messages in view: inside the conversation's own box where it scrolls (the page
+  // stays where it is); on a narrow screen, where the page itself scrolls, the page is moved
+  // after a turn (not on arrival, which starts at the heading) so that the turn's first message
+  // is at the top, with the seller's answer, any warning and the offer box under it.
   useEffect(() => {
-    const last = log.current?.lastElementChild;
-    if (last !== null && last !== undefined && typeof last.scrollIntoView === 'function') {
-      last.scrollIntoView({ block: 'nearest' });
+    const chat = log.current;
+    const count = detail?.messages.length ?? 0;
+    const before = shown.current;
+    shown.current = count;
+    if (chat === null || count === 0) return;
+    if (getComputedStyle(chat).maxHeight !== 'none') {
+      chat.scrollTop = chat.scrollHeight;
+      return;
+    }
+    const first = chat.children[before];
+    if (before > 0 && count > before && first !== undefined) {
+      first.scrollIntoView({ block: 'start' });
     }
   }, [detail?.messages.length]);
 
@@ -79,6 +96,8 @@ export function NegotiationPage(props: { id: string }) {
   const available = stats?.credits ?? null;
 
   const act = async (run: () => Promise<void>) => {
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError('');
     try {
@@ -86,6 +105,7 @@ export function NegotiationPage(props: { id: string }) {
     } catch (failure) {
       setError(problemText(failure));
     } finally {
+      sending.current = false;
       setBusy(false);
       refreshStats();
       await load();
@@ -125,6 +145,8 @@ export function NegotiationPage(props: { id: string }) {
     });
 
   const price = session.final_price;
+  // The seller's final counter (round 9's) is the least the last offer can be.
+  const lastOffer = roundsLeft === 1 && session.ai_counter_offer !== null;
   const objection = active && reply !== null ? objectionText[reply.objection] : undefined;
   return (
     <Page title={`Haggling for ${product.name}`}>
@@ -190,7 +212,7 @@ export function NegotiationPage(props: { id: string }) {
         <DealDone name={product.name} market={product.market_price} price={price} stats={stats} />
       ) : null}
       {endedWithoutDeal[session.status] === undefined ? null : (
-        <Alert kind="info">
+        <Alert kind="info" focus>
           {endedWithoutDeal[session.status]} <a href="/play">Try another product</a>
         </Alert>
       )}
@@ -224,9 +246,11 @@ export function NegotiationPage(props: { id: string }) {
               />
               <p class="hint" id="offer-hint">
                 {available === null ? 'Up to 2 decimals.' : `You have ${credits(available)}.`}
-                {roundsLeft === 1
-                  ? ' Last offer: the seller takes it or the negotiation ends.'
-                  : ''}
+                {lastOffer
+                  ? ` Last offer: the seller takes only ${credits(ask)} or more (its final price); anything less ends the negotiation.`
+                  : roundsLeft === 1
+                    ? ' Last offer: the seller takes it or the negotiation ends.'
+                    : ''}
               </p>
               {amountError === undefined ? null : (
                 <p class="field-error" id="offer-error">
@@ -235,7 +259,7 @@ export function NegotiationPage(props: { id: string }) {
               )}
             </div>
             <div class="quick" role="group" aria-label="Quick amounts">
-              {quickAmounts(product.market_price, ask, session.current_offer).map(
+              {quickAmounts(product.market_price, ask, session.current_offer, lastOffer).map(
                 ([label, value]) => (
                   <button
                     key={label}
@@ -265,13 +289,13 @@ export function NegotiationPage(props: { id: string }) {
               </div>
             </details>
             <div class="actions">
-              <button type="submit" disabled={busy}>
+              <button type="submit" aria-disabled={busy}>
                 Make offer
               </button>
               <button
                 type="button"
                 class="button-accept"
-                disabled={busy}
+                aria-disabled={busy}
                 onClick={() => void accept()}
               >
                 {session.ai_counter_offer === null
@@ -281,8 +305,10 @@ export function NegotiationPage(props: { id: string }) {
               <button
                 type="button"
                 class="button-quiet"
-                disabled={busy}
-                onClick={() => setLeaving(true)}
+                aria-disabled={busy}
+                onClick={() => {
+                  if (!sending.current) setLeaving(true);
+                }}
               >
                 Walk away
               </button>

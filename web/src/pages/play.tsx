@@ -30,6 +30,10 @@ export function PlayPage() {
   const [inStock, setInStock] = useState(false);
   const [products, setProducts] = useState<Product[] | null>(null);
   const [error, setError] = useState('');
+  // The product whose negotiation is being opened, and why the last one could not be: shown in
+  // its card, by the button that was pressed, not above a list that may be scrolled far away.
+  const [opening, setOpening] = useState<string | null>(null);
+  const [refused, setRefused] = useState<{ id: string; text: string } | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -49,13 +53,16 @@ export function PlayPage() {
   }, [search, category, inStock]);
 
   const haggle = async (product: Product) => {
-    if (me === null) return;
-    setError('');
+    if (me === null || opening !== null) return;
+    setOpening(product.id);
+    setRefused(null);
     try {
       const session = await startNegotiation(me.key, me.id, product.id);
       navigate(`/play/negotiations/${session.id}`);
     } catch (failure) {
-      setError(problemText(failure));
+      setRefused({ id: product.id, text: problemText(failure) });
+    } finally {
+      setOpening(null);
     }
   };
 
@@ -77,9 +84,17 @@ export function PlayPage() {
         <PlayerBar me={me} stats={stats} />
       )}
       {newKey === null || me === null ? null : (
-        <NewKey me={newKey} onDone={() => setNewKey(null)} />
+        <NewKey
+          me={newKey}
+          onDone={() => {
+            setNewKey(null);
+            document.getElementById('products-heading')?.focus();
+          }}
+        />
       )}
-      <h2>Products</h2>
+      <h2 id="products-heading" tabIndex={-1}>
+        Products
+      </h2>
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
         <div class="field">
           <label for="product-search">Search products</label>
@@ -119,7 +134,9 @@ export function PlayPage() {
       {error === '' ? null : <Alert>{error}</Alert>}
       <p role="status" class="result-count">
         {products === null
-          ? 'Loading…'
+          ? error === ''
+            ? 'Loading…'
+            : ''
           : `${products.length} product${products.length === 1 ? '' : 's'}`}
       </p>
       <ul class="cards products">
@@ -145,12 +162,14 @@ export function PlayPage() {
                 <button
                   type="button"
                   disabled={product.stock_quantity === 0}
+                  aria-disabled={opening !== null}
                   aria-label={`Haggle for ${product.name}`}
                   onClick={() => void haggle(product)}
                 >
-                  Haggle
+                  {opening === product.id ? 'Opening…' : 'Haggle'}
                 </button>
               )}
+              {refused?.id === product.id ? <Alert focus>{refused.text}</Alert> : null}
             </div>
           </li>
         ))}

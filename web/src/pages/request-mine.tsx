@@ -34,6 +34,11 @@ export function MyRequestPage() {
   const read = async (readId: string, readToken: string) => {
     setError('');
     setDeleted(false);
+    if (readId.trim() === '' || readToken.trim() === '') {
+      setRequest(null);
+      setError('Enter both the request id and its token (the private link holds both).');
+      return;
+    }
     try {
       setRequest(await readRequest(readId.trim(), readToken));
       // The address now opens this request again: bookmark it to come back.
@@ -109,7 +114,11 @@ export function MyRequestPage() {
         <button type="submit">Read my request</button>
       </form>
       {error === '' ? null : <Alert>{error}</Alert>}
-      {deleted ? <Alert kind="success">The request is deleted for good.</Alert> : null}
+      {deleted ? (
+        <Alert kind="success" focus>
+          The request is deleted for good.
+        </Alert>
+      ) : null}
       {request === null ? null : (
         <section aria-labelledby="request-heading" class="panel">
           <h2 id="request-heading">Status: {statusText[request.status]}</h2>
@@ -133,6 +142,9 @@ export function MyRequestPage() {
             <dt>Our answer</dt>
             <dd class="prose">{request.response ?? 'No answer yet.'}</dd>
           </dl>
+          <button type="button" class="danger" onClick={() => setConfirming(true)}>
+            Delete this request
+          </button>
           {confirming ? (
             <Confirm
               question="Delete this request for good? This cannot be undone."
@@ -141,11 +153,7 @@ export function MyRequestPage() {
               onYes={() => void remove()}
               onNo={() => setConfirming(false)}
             />
-          ) : (
-            <button type="button" class="danger" onClick={() => setConfirming(true)}>
-              Delete this request
-            </button>
-          )}
+          ) : null}
         </section>
       )}
     </Page>

@@ -189,6 +189,11 @@ function ReceiptView(props: { receipt: Receipt }) {
   const link = `${location.origin}${statusLink(props.receipt)}`;
   const question =
     'Your request token is shown only once. Leave without saving it? You will not be able to read or delete the request.';
+  // The form gave way to the receipt on the same page: reading starts at its heading.
+  useEffect(() => {
+    document.querySelector<HTMLElement>('main h1')?.focus();
+  }, []);
+  // The app's links, the browser's Back and Forward, a reload or closing the tab all ask first.
   useEffect(() => {
     if (saved) {
       guardLeaving(null);
