@@ -17,6 +17,8 @@ export interface Config {
   /** Seconds a write waits for another process's lock on the SQLite file. */
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** PostgreSQL only: connections each process may hold open at once. */
+  databasePoolSize: number;
   trustProxy: boolean;
   /** Secret mixed into every product's hidden floor; null = generated once and kept in the database. */
   sellerSecret: string | null;
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceSeconds: integer('SHUTDOWN_GRACE_SECONDS', 10, 1, 600),
     sqliteBusyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
     trustProxy: oneOf('TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     sellerSecret,
     haggleCooldownMinutes: integer('HAGGLE_COOLDOWN_MINUTES', 30, 0, 10_080),

@@ -36,12 +36,26 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 // Timestamps travel as ISO 8601 strings on both dialects.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => new Date(value).toISOString());
 
+/**
+ * How long a request waits for a PostgreSQL connection (a free one of the pool, or a new one
+ * being opened) before it is answered 503: a server that is down, hung or out of connections
+ * fails requests instead of holding them forever.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** How long /readyz waits for the database's answer before saying it is not ready. */
+export const PING_TIMEOUT_MS = 2_000;
+
 export function openStore(
-  config: Pick<Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous'>,
+  config: Pick<Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous'> &
+    Partial<Pick<Config, 'databasePoolSize'>>,
 ): Store {
   const target = config.database;
   if (target.dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: config.databasePoolSize ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // A connection lost to a server restart or an administrator must not crash the process:
     // the query in flight fails (and is answered 503), the pool replaces the connection.
     pool.on('error', () => undefined);
@@ -137,11 +151,19 @@ function storeOf(db: Kysely<Database>, dialect: Dialect): Store {
     db,
     dialect,
     ping: async () => {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await sql`select 1`.execute(db);
+        const late = new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => {
+            reject(new Error('no answer in time'));
+          }, PING_TIMEOUT_MS);
+        });
+        await Promise.race([sql`select 1`.execute(db), late]);
         return true;
       } catch {
         return false;
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: async () => {

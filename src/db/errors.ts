@@ -48,8 +48,9 @@ export function isStorageUnavailable(error: unknown): boolean {
     );
   }
   const message = error instanceof Error ? error.message : '';
-  // pg reports a pool that lost its server or was shut down without a code.
-  return /Connection terminated|connection timeout|Cannot use a pool after calling end/i.test(
+  // pg reports a pool that lost its server, could not connect in time (all its connections
+  // busy, or the server not answering) or was shut down without a code.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end/i.test(
     message,
   );
 }

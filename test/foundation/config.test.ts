@@ -6,6 +6,7 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
     expect(config.sqliteBusyTimeoutMs).toBe(5000);
+    expect(config.databasePoolSize).toBe(10);
     expect(config.limits.gameRequestsPerMinute).toBe(300);
   });
 
@@ -15,6 +16,7 @@ describe('configuration', () => {
         PORT: '70000',
         LOG_LEVEL: 'loud',
         SQLITE_BUSY_TIMEOUT_MS: '-1',
+        DATABASE_POOL_SIZE: '0',
         GAME_RATE_LIMIT_PER_MINUTE: '0',
         REDIS_URL: 'http://cache',
         SELLER_SECRET: 'short',
@@ -29,9 +31,10 @@ describe('configuration', () => {
       message = (error as Error).message;
     }
     const lines = message.split('\n');
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(message).toContain('PORT must be a whole number from 0 to 65535, got "70000"');
     expect(message).toContain('SQLITE_BUSY_TIMEOUT_MS must be a whole number from 0 to 600000');
+    expect(message).toContain('DATABASE_POOL_SIZE must be a whole number from 1 to 1000');
     expect(message).toContain('GAME_RATE_LIMIT_PER_MINUTE must be a whole number from 1 to');
     for (const name of [
       'LOG_LEVEL',

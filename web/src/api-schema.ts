@@ -558,7 +558,7 @@ export interface paths {
         };
         /**
          * The database answers
-         * @description For load balancers: 503 `storage_unavailable` while the database does not answer.
+         * @description For load balancers: 503 `storage_unavailable` while the database does not answer (within 2 s).
          */
         get: operations["getReadiness"];
         put?: never;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { PING_TIMEOUT_MS } from '../../db/database.js';
 import { AppError, STORAGE_RETRY_AFTER_SECONDS } from '../../http/errors.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 
@@ -33,8 +34,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
         tags: ['operations'],
         operationId: 'getReadiness',
         summary: 'The database answers',
-        description:
-          'For load balancers: 503 `storage_unavailable` while the database does not answer.',
+        description: `For load balancers: 503 \`storage_unavailable\` while the database does not answer (within ${PING_TIMEOUT_MS / 1000} s).`,
         response: { 200: Health('The database answers.'), ...errorResponses() },
       },
     },
