@@ -46,8 +46,10 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);
     }
+    // The transport reads only the method, headers and body: the URL's origin is a constant, so
+    // a Host that is no valid authority (`a b`, `x@y`) cannot fail the request.
     const response = await transport.handleRequest(
-      new Request(`http://${request.host}${request.url}`, { method: 'POST', headers }),
+      new Request(`http://localhost${request.url}`, { method: 'POST', headers }),
       { parsedBody: request.body },
     );
     const text = await response.text();

@@ -80,6 +80,19 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     }
   });
 
+  it('should answer whatever the Host header says, as no part of the answer depends on it', async () => {
+    for (const host of ['a b', 'x@y', 'bazaar.example:99999']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { host, accept: 'application/json, text/event-stream' },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      });
+      expect(response.statusCode, host).toBe(200);
+      expect(response.json(), host).toMatchObject({ jsonrpc: '2.0', id: 1, result: {} });
+    }
+  });
+
   it('should answer a body that is not JSON-RPC with a JSON-RPC error, not the envelope', async () => {
     const post = (payload: string, contentType = 'application/json') =>
       t.app.inject({
