@@ -1,12 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Store } from './db/database.js';
 import { randomSecret, settingOrCreate } from './db/settings.js';
 import { publicBaseUrl } from './http/base-url.js';
+import { shuttingDown } from './http/errors.js';
 import { documentHeaders } from './http/openapi.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -42,6 +43,23 @@ export interface AppOptions {
   logger: FastifyBaseLogger;
 }
 
+/**
+ * While the process shuts down, requests that still arrive on open connections (keep-alive,
+ * pipelined) are answered 503 at once, as the envelope with `Retry-After` and the request's id
+ * and log line, and their connection is closed (Fastify sets `Connection: close`); requests in
+ * flight finish.
+ */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? shuttingDown() : undefined);
+  });
+}
+
 /** Builds the whole service without listening; tests call it and use `inject`. */
 export async function buildApp(options: AppOptions) {
   const { config, store } = options;
@@ -57,7 +75,8 @@ export async function buildApp(options: AppOptions) {
       answerFrameworkError(error, request, reply, sendNotFoundPage);
     },
     clientErrorHandler: answerClientError,
-    return503OnClosing: true,
+    // Answered below, as the API's envelope (Fastify's own 503 has another shape).
+    return503OnClosing: false,
     keepAliveTimeout: 5_000,
     // A request still arriving after 30 s is answered 408. Node applies its headers' limit (60 s
     // by default) when that is the longer, and looks for late requests every 30 s by default:
@@ -84,6 +103,7 @@ export async function buildApp(options: AppOptions) {
   app.decorateReply('errorCode', undefined);
   logRequests(app);
   installErrorHandling(app, sendNotFoundPage);
+  refuseWhileClosing(app);
   await registerResponseHeaders(app);
   app.addSchema(ErrorBody);
 

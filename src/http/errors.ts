@@ -76,6 +76,14 @@ export const notFound = (what: string): AppError => new AppError('not_found', `$
 /** Seconds a client is told to wait before retrying after a storage failure. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
 
+/** A request that arrives while this process shuts down: another process, or this one restarted, answers it. */
+export const shuttingDown = (): AppError =>
+  new AppError(
+    'storage_unavailable',
+    'This server process is shutting down: try again (another process, or this one restarted, answers).',
+    { headers: { 'retry-after': '1' } },
+  );
+
 export const storageUnavailable = (cause: unknown): AppError =>
   new AppError(
     'storage_unavailable',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cursorOfNextLink } from '../http/cursor.js';
+import { shuttingDown } from '../http/errors.js';
 
 /** One call of the HTTP API, as an MCP tool makes it. */
 export interface ApiCall {
@@ -37,17 +38,30 @@ export function injectedApi(app: FastifyInstance, outer: FastifyRequest): Api {
     if (typeof value === 'string') headers[name] = value;
   }
   return async (call) => {
-    const response = await app.inject({
-      method: call.method,
-      url: call.path,
-      query: call.query,
-      headers: {
-        ...headers,
-        ...(call.authorization === undefined ? {} : { authorization: call.authorization }),
-      },
-      remoteAddress: outer.socket.remoteAddress ?? outer.ip,
-      ...(call.body === undefined ? {} : { payload: call.body }),
-    });
+    // Refused only once the service has begun to shut down: answered as the API answers a
+    // request that arrives then, never with the framework's words.
+    const response = await app
+      .inject({
+        method: call.method,
+        url: call.path,
+        query: call.query,
+        headers: {
+          ...headers,
+          ...(call.authorization === undefined ? {} : { authorization: call.authorization }),
+        },
+        remoteAddress: outer.socket.remoteAddress ?? outer.ip,
+        ...(call.body === undefined ? {} : { payload: call.body }),
+      })
+      .catch(() => undefined);
+    if (response === undefined) {
+      const refused = shuttingDown();
+      return {
+        status: refused.status,
+        body: { success: false, error: refused.message, code: refused.code },
+        retryAfter: refused.headers['retry-after'],
+        nextCursor: undefined,
+      };
+    }
     const { 'retry-after': retryAfter, link } = response.headers;
     return {
       status: response.statusCode,

@@ -57,6 +57,38 @@ describe.each(testDialects)('server processes (%s)', (dialect) => {
       expect(await connectionsTo(database)).toBe(0);
     }
   });
+
+  it('should answer a request that arrives during shutdown on an open connection with the 503 envelope', async () => {
+    await processes.newDatabase();
+    const server = await processes.start();
+    const { port } = new URL(server.baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    const body = JSON.stringify({ probe: 'x'.repeat(1000) });
+    socket.write(
+      `POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body.slice(0, 10));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    server.child.kill('SIGTERM');
+    await waitFor(() => server.lines.some((line) => line.includes('shutting down')));
+    // The rest of the first request, and a second one behind it on the same connection.
+    socket.end(`${body.slice(10)}GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await once(socket, 'close');
+    const answers = Buffer.concat(chunks).toString();
+    expect(answers).toMatch(/^HTTP\/1\.1 405 /);
+    const second = answers.slice(answers.indexOf('HTTP/1.1 503 '));
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nretry-after: 1\r\n/i);
+    expect(second).toMatch(/\r\nx-request-id: /i);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
+    expect(second).toContain('"success":false');
+    expect(second).toContain('"code":"storage_unavailable"');
+    expect(await server.exited).toBe(0);
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
