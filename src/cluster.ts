@@ -51,8 +51,14 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    // Each server drains its requests and closes its database on SIGTERM.
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    // Each server drains its requests and closes its database when asked. It is asked by
+    // message: when the signal went to the whole process group it has it already, and a second
+    // signal would end it at once. One still starting has no requests: a signal stops it.
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker === undefined) continue;
+      if (listening.has(worker)) worker.send('shutdown');
+      else worker.process.kill('SIGTERM');
+    }
   });
 }
 

@@ -61,13 +61,26 @@ async function main(): Promise<void> {
 
   // On SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, then close the
   // database. A second signal, or the grace period running out, ends the process at once.
-  closeWithGrace({ delay: config.shutdownGraceSeconds * 1000, logger }, async ({ signal, err }) => {
-    if (err !== undefined) logger.error({ err }, 'shutting down after an error');
-    else logger.info({ signal }, 'shutting down');
-    await app.close();
-    await store.close();
-    logger.info('database closed, bye');
-  });
+  let stopping = false;
+  const closing = closeWithGrace(
+    { delay: config.shutdownGraceSeconds * 1000, logger },
+    async ({ signal, err }) => {
+      stopping = true;
+      process.off('message', onMessage);
+      if (err !== undefined) logger.error({ err }, 'shutting down after an error');
+      else logger.info({ signal }, 'shutting down');
+      await app.close();
+      await store.close();
+      logger.info('database closed, bye');
+    },
+  );
+  // Under `npm run start:cluster` the primary asks its servers to stop by message, not by a
+  // signal: a signal sent to the whole process group (Ctrl-C, systemd's default) has reached
+  // them already, and a second one would mean "exit now", cutting requests in flight.
+  function onMessage(message: unknown): void {
+    if (message === 'shutdown' && !stopping) closing.close();
+  }
+  if (process.send !== undefined) process.on('message', onMessage);
 
   const address = await app.listen({ port: config.port, host: config.host });
   logger.info(
