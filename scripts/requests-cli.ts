@@ -7,15 +7,17 @@
  *   npm run requests -- set <id> --status planned [--response "We will add it in December."]
  *   npm run requests -- set <id> --status completed --change <listing change id>   (corrections)
  *
- * It uses the same DATABASE_URL as the service, and never creates a database: a SQLite file that
- * does not exist is an error. `list` prints a table (`--json`: one JSON object per line) with the
+ * It uses the same DATABASE_URL as the service, and never creates or changes a schema: a SQLite
+ * file that does not exist, or a database the service has not set up (at its current version),
+ * is an error. `list` prints a table (`--json`: one JSON object per line) with the
  * listing a correction is about; `show` and `set` print the request as JSON.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, describeDatabase, loadConfig } from '../src/config.js';
-import { openStore } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openStore, type Store } from '../src/db/database.js';
+import { databaseProblem } from '../src/db/errors.js';
+import { schemaIsCurrent } from '../src/db/migrate.js';
 import {
   AnswerError,
   answerAsOperator,
@@ -38,11 +40,18 @@ const USAGE = `Usage:
 
 class UsageError extends Error {}
 
+/**
+ * Control characters (escape sequences that would clear the screen, set the window title or
+ * colour the text) and bidirectional overrides (which reorder what is shown): anyone can file a
+ * request, so its text never reaches the terminal as it is.
+ */
+const UNPRINTABLE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
 /** Requests as a table a person can read in a terminal. */
 function table(requests: StoredRequest[]): string {
   const oneLine = (text: string, width: number) => {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+    const flat = Array.from(text.replace(/\s+/g, ' ').trim().replace(UNPRINTABLE, '\ufffd'));
+    return flat.length > width ? `${flat.slice(0, width - 1).join('')}…` : flat.join('');
   };
   const rows = requests.map((request) => [
     request.id,
@@ -97,7 +106,7 @@ const terminal: CliOutput = {
 
 /**
  * Runs the tool with command-line arguments and an environment; resolves to the exit code
- * (0 done, 1 not found or refused, 2 usage). Tests call it in-process.
+ * (0 done, 1 not found or refused, 2 usage or no usable database). Tests call it in-process.
  */
 export async function runRequestsCli(
   argv: string[],
@@ -148,9 +157,27 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
     );
   }
   io.err(`Using the ${describeDatabase(config.database)}.`);
-  const store = openStore(config);
+  let store: Store;
   try {
-    await migrateToLatest(store);
+    store = openStore(config);
+  } catch (error) {
+    io.err(databaseProblem(error, config.database));
+    return 2;
+  }
+  try {
+    let current: boolean;
+    try {
+      current = await schemaIsCurrent(store);
+    } catch (error) {
+      io.err(databaseProblem(error, config.database));
+      return 2;
+    }
+    if (!current) {
+      io.err(
+        `The ${describeDatabase(config.database)} is not set up by this version of the service: start the service on it once (npm start), then run this again.`,
+      );
+      return 2;
+    }
     switch (command) {
       case 'list': {
         const limit = values.limit === undefined ? 50 : Number(values.limit);
@@ -170,7 +197,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
       }
       case 'show': {
         if (id === undefined) throw new UsageError('show needs a request id');
-        const request = await requestForOperators(store, id);
+        // Ids are stored in lower case; the API takes them in any case too.
+        const request = await requestForOperators(store, id.toLowerCase());
         if (request === undefined) {
           io.err(`No request ${id}.`);
           return 1;
@@ -185,13 +213,15 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
         if (values.response !== undefined && values['clear-response'] === true) {
           throw new UsageError('use either --response or --clear-response');
         }
-        const response = values['clear-response'] === true ? null : values.response?.trim();
+        // An empty response is none, as --clear-response says.
+        const text = values.response?.trim();
+        const response = values['clear-response'] === true || text === '' ? null : text;
         const change = values.change === undefined ? undefined : Number(values.change);
         if (change !== undefined && !(Number.isSafeInteger(change) && change > 0))
           throw new UsageError('--change must be a listing change id (a positive integer)');
         let updated;
         try {
-          updated = await answerAsOperator(store, id, {
+          updated = await answerAsOperator(store, id.toLowerCase(), {
             status,
             response,
             listing_change_id: change,

@@ -1,30 +1,10 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { ConfigError, describeDatabase, loadConfig, type DatabaseTarget } from './config.js';
+import { ConfigError, describeDatabase, loadConfig } from './config.js';
 import { openStore } from './db/database.js';
+import { databaseProblem } from './db/errors.js';
 import { prepareStore } from './setup.js';
 import { createLogger } from './logger.js';
-
-/** Why the database could not be prepared, in one line an operator can act on. */
-function databaseProblem(error: unknown, target: DatabaseTarget): string {
-  // Migrations wrap the driver's error; its code is on the cause.
-  let code: unknown;
-  for (
-    let cause: unknown = error;
-    cause instanceof Error && code === undefined;
-    cause = cause.cause
-  ) {
-    code = (cause as { code?: unknown }).code;
-  }
-  if (target.dialect === 'postgres' && code === '3D000') {
-    const name = decodeURIComponent(new URL(target.url).pathname.slice(1));
-    return `The ${describeDatabase(target)} does not exist; create it (for example: createdb ${name}) and start again.`;
-  }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return `Could not reach the ${describeDatabase(target)}: ${(error as Error).message}`;
-  }
-  return `Could not prepare the ${describeDatabase(target)}: ${(error as Error).message}`;
-}
 
 /** Starts the service: the only place that listens on a port and handles signals. */
 async function main(): Promise<void> {

@@ -1,3 +1,5 @@
+import { describeDatabase, type DatabaseTarget } from '../config.js';
+
 /**
  * Recognises database failures by their driver codes, so services can tell a conflict they
  * expect (a unique index doing its job) from storage that cannot commit at all.
@@ -53,4 +55,25 @@ export function isStorageUnavailable(error: unknown): boolean {
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end/i.test(
     message,
   );
+}
+
+/** Why the database could not be opened or prepared, in one line an operator can act on. */
+export function databaseProblem(error: unknown, target: DatabaseTarget): string {
+  // Migrations wrap the driver's error; its code is on the cause.
+  let code: unknown;
+  for (
+    let cause: unknown = error;
+    cause instanceof Error && code === undefined;
+    cause = cause.cause
+  ) {
+    code = (cause as { code?: unknown }).code;
+  }
+  if (target.dialect === 'postgres' && code === '3D000') {
+    const name = decodeURIComponent(new URL(target.url).pathname.slice(1));
+    return `The ${describeDatabase(target)} does not exist; create it (for example: createdb ${name}) and start again.`;
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `Could not reach the ${describeDatabase(target)}: ${(error as Error).message}`;
+  }
+  return `Could not use the ${describeDatabase(target)}: ${(error as Error).message}`;
 }

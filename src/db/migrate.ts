@@ -21,3 +21,15 @@ export async function migrateToLatest(store: Store): Promise<void> {
     });
   }
 }
+
+/**
+ * Whether the schema is at the latest version, read without changing anything: for tools that
+ * must never set up a database of their own (the operators' tool pointed at a wrong file).
+ */
+export async function schemaIsCurrent(store: Store): Promise<boolean> {
+  const provider: MigrationProvider = {
+    getMigrations: () => Promise.resolve(migrationsFor(store.dialect)),
+  };
+  const migrations = await new Migrator({ db: store.db, provider }).getMigrations();
+  return migrations.every((migration) => migration.executedAt !== undefined);
+}

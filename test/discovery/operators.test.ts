@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRequestsCli } from '../../scripts/requests-cli.js';
+import { BetterSqlite } from '../../src/db/better-sqlite3.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 
@@ -12,22 +13,25 @@ const run = promisify(execFile);
 /** The one spawned run starts Node with the TypeScript loader: seconds on a busy machine. */
 const SPAWN_TIMEOUT = 60_000;
 
+/** The tool in-process on `url`, with what it prints collected as a terminal would show it. */
+async function cliOn(url: string, ...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runRequestsCli(
+    args,
+    { ...process.env, DATABASE_URL: url },
+    { out: (line) => out.push(line), err: (line) => err.push(line) },
+  );
+  const text = (lines: string[]) => lines.map((line) => `${line}\n`).join('');
+  return { code, stdout: text(out), stderr: text(err) };
+}
+
 describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
   let t: TestApp;
   let receipt: { id: string; token: string };
 
   /** The tool in-process, with what it prints collected as a terminal would show it. */
-  const cli = async (...args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runRequestsCli(
-      args,
-      { ...process.env, DATABASE_URL: t.database.url },
-      { out: (line) => out.push(line), err: (line) => err.push(line) },
-    );
-    const text = (lines: string[]) => lines.map((line) => `${line}\n`).join('');
-    return { code, stdout: text(out), stderr: text(err) };
-  };
+  const cli = (...args: string[]) => cliOn(t.database.url, ...args);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -61,6 +65,63 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
       task: 'Please list the Temporal workflow engine.',
     });
     expect(listed.stdout + shown.stdout).not.toMatch(/token|rq_/);
+    // An id in capitals is the same request, as for the API.
+    expect(JSON.parse((await cli('show', receipt.id.toUpperCase())).stdout)).toMatchObject({
+      id: receipt.id,
+    });
+  });
+
+  it('should never let the text of a request drive the terminal', async () => {
+    const hostile =
+      'Clear \u001b[2J title \u001b]0;owned\u0007 red \u001b[31mFAKE\u001b[0m flip \u202eevil\u202c end';
+    const filed = await t.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: { task: hostile, kind: 'pilot' },
+    });
+    expect(filed.statusCode).toBe(201);
+    const table = (await cli('list', '--kind', 'pilot')).stdout;
+    expect(table).toContain('Clear \ufffd[2J title');
+    for (const line of table.split('\n')) expect(line).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
+    // As JSON the text is kept exactly, escaped.
+    const json = (await cli('list', '--kind', 'pilot', '--json')).stdout;
+    expect((JSON.parse(json.trim()) as { task: string }).task).toBe(hostile);
+  });
+
+  it('should take an empty --response as no response', async () => {
+    await cli('set', receipt.id, '--status', 'reviewing', '--response', 'Looking at it.');
+    const cleared = await cli('set', receipt.id, '--status', 'reviewing', '--response', '  ');
+    expect(cleared.code).toBe(0);
+    expect(JSON.parse(cleared.stdout)).toMatchObject({ response: null });
+  });
+
+  it('should refuse, in one line, a database the service has not set up or cannot open', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'bazaar-cli-'));
+    const empty = join(directory, 'empty.db');
+    writeFileSync(empty, '');
+    const unset = await cliOn(`sqlite:${empty}`, 'list');
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/is not set up by this version of the service/);
+    // Nothing was written into it: no schema of the service's.
+    const file = new BetterSqlite(empty, { readonly: true });
+    expect(
+      file.prepare("select count(*) as n from sqlite_master where type = 'table'").get(),
+    ).toEqual({ n: 0 });
+    file.close();
+
+    const notDatabase = join(directory, 'notes.db');
+    writeFileSync(notDatabase, 'these are notes, not a database\n'.repeat(100));
+    const refused = await cliOn(`sqlite:${notDatabase}`, 'list');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^Could not use the SQLite file .*: file is not a database$/m);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    if (dialect === 'postgres') {
+      const url = new URL(t.database.url);
+      url.pathname = '/bazaar_no_such_database';
+      const absent = await cliOn(url.toString(), 'list');
+      expect(absent.code).toBe(2);
+      expect(absent.stderr).toMatch(/does not exist; create it/);
+    }
   });
 
   it('should set a status and response that the requester then reads', async () => {
