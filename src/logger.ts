@@ -25,11 +25,24 @@ export const redactedPaths = [
   '*.key',
 ];
 
-/** A URL as it may be logged: the values of credential-like query parameters hidden. */
-export const redactUrl = (url: string): string =>
-  url.includes('=')
-    ? url.replace(/([?&](?:api_key|key|token|access_token)=)[^&#]*/gi, '$1[redacted]')
-    : url;
+/**
+ * A URL as it may be logged: the values of credential-like query parameters and of `email`
+ * hidden, and this service's keys and receipt tokens hidden wherever they appear (a key pasted
+ * into another parameter or into the path).
+ */
+export function redactUrl(url: string): string {
+  let logged = url;
+  if (logged.includes('=')) {
+    logged = logged.replace(
+      /([?&](?:api_?key|key|token|access_token|auth|authorization|email)=)[^&#]*/gi,
+      '$1[redacted]',
+    );
+  }
+  if (logged.includes('hg_') || logged.includes('rq_')) {
+    logged = logged.replace(/hg_[0-9a-fA-F]{16,}|rq_[A-Za-z0-9_-]{16,}/g, '[redacted]');
+  }
+  return logged;
+}
 
 /**
  * JSON lines for machines, written to standard output as they are logged (each line one write,

@@ -100,6 +100,15 @@ describe('operating the service', () => {
       await t.app.inject('/api/catalog?token=rq_secretvalue&q=x&api_key=hg_abc');
       expect(t.logs.join('')).not.toMatch(/rq_secretvalue|hg_abc/);
       expect(redactUrl('/a?key=1&b=2')).toBe('/a?key=[redacted]&b=2');
+      // A key or token anywhere (another parameter, the path), and e-mail addresses.
+      const key = `hg_${'0a'.repeat(24)}`;
+      const token = `rq_${'A'.repeat(43)}`;
+      await t.app.inject(`/api/catalog/${token}?q=${key}&apikey=x&auth=Bearer%20${key}`);
+      await t.app.inject('/api/players?email=alice@example.com');
+      expect(t.logs.join('')).not.toMatch(/hg_0a|rq_AAAA|alice@example/);
+      expect(redactUrl(`/x/${token}?q=${key}&email=a@b.c`)).toBe(
+        '/x/[redacted]?q=[redacted]&email=[redacted]',
+      );
     });
   });
 
