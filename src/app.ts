@@ -178,7 +178,8 @@ export async function buildApp(options: AppOptions) {
   // Every process must price alike: the secret comes from the environment or, once created, the database.
   const sellerSecret =
     config.sellerSecret ?? (await settingOrCreate(store.db, 'seller_secret', randomSecret));
-  const context: AppContext = { config, store, sellerSecret };
+  const addressSecret = await settingOrCreate(store.db, 'address_secret', randomSecret);
+  const context: AppContext = { config, store, sellerSecret, addressSecret };
   await app.register(homeRoutes, { ...context, version: API_VERSION });
   await app.register(healthRoutes, context);
   await app.register(catalogRoutes, context);

@@ -9,4 +9,6 @@ export interface AppContext {
   config: Config;
   store: Store;
   sellerSecret: string;
+  /** Keys the pseudonyms under which client addresses are counted (created once, in the database). */
+  addressSecret: string;
 }

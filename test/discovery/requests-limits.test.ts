@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { secondsToUtcMidnight } from '../../src/modules/requests/requests.service.js';
+import { settingOrCreate } from '../../src/db/settings.js';
+import { sha256Hex } from '../../src/http/secrets.js';
+import {
+  addressPseudonym,
+  secondsToUtcMidnight,
+} from '../../src/modules/requests/requests.service.js';
 import { createTestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import { TASK, type Body, type Receipt } from '../helpers/requests.js';
@@ -44,6 +49,16 @@ describe.each(testDialects)('request limits and storage failures (%s)', (dialect
         expect(invalid.statusCode).toBe(400);
         const quota = await limited.store.db.selectFrom('request_quota').selectAll().execute();
         expect(JSON.stringify(quota)).not.toContain('192.0.2');
+        // Counted under a keyed hash: the plain hash of an address (all IPv4 addresses can be
+        // hashed in minutes) is not what is stored.
+        const scopes = quota.map((row) => row.scope);
+        const secret = await settingOrCreate(limited.store.db, 'address_secret', () => 'unused');
+        expect(scopes).toContain(
+          `client:${addressPseudonym(secret, quota[0]?.day ?? '', '192.0.2.7')}`,
+        );
+        for (const address of ['192.0.2.7', '192.0.2.8']) {
+          expect(scopes).not.toContain(`client:${sha256Hex(address)}`);
+        }
         expect(quota.find((row) => row.scope === 'all')?.used).toBe(4);
       } finally {
         await limited.close();

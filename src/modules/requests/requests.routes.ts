@@ -13,7 +13,7 @@ import { createRequest, deleteOwnRequest, readRequest } from './requests.service
 
 export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app,
-  { store, config },
+  { store, config, addressSecret },
 ) => {
   const tags = ['requests'];
   const security = [{ receiptToken: [] }];
@@ -47,6 +47,7 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     async (request, reply) => {
       const receipt = await createRequest(store, config, request.body, {
         address: request.ip,
+        addressSecret,
         baseUrl: publicBaseUrl(request, config),
       });
       return reply

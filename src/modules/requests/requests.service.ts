@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import {
   CONTACT_MAX_CHARACTERS,
   TASK_MAX_CHARACTERS,
@@ -82,6 +82,14 @@ function validate(input: NewRequestBody): {
  */
 const prunedDay = new WeakMap<Store, string>();
 
+/**
+ * The name a client address is counted under for one day: a keyed hash (HMAC-SHA256 with a
+ * secret kept in the database), so the stored counts cannot be turned back into addresses by
+ * trying every one, and a new name each day, so days cannot be linked.
+ */
+export const addressPseudonym = (secret: string, day: string, address: string): string =>
+  createHmac('sha256', secret).update(`${day}\n${address}`).digest('hex');
+
 /** Seconds until the next UTC midnight, when the daily counters start again. */
 export function secondsToUtcMidnight(now: Date): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -92,7 +100,7 @@ export async function createRequest(
   store: Store,
   config: Config,
   input: NewRequestBody,
-  client: { address: string; baseUrl: string },
+  client: { address: string; addressSecret: string; baseUrl: string },
 ): Promise<{ id: string; token: string; status_url: string }> {
   const { task, contact, capabilityId } = validate(input);
   if (capabilityId !== null && !(await listingExists(store.db, capabilityId))) {
@@ -111,7 +119,7 @@ export async function createRequest(
     const withinClient = await takeQuota(
       trx,
       day,
-      `client:${sha256Hex(client.address)}`,
+      `client:${addressPseudonym(client.addressSecret, day, client.address)}`,
       limits.requestsPerClientPerDay,
     );
     const withinService = withinClient && (await takeQuota(trx, day, 'all', limits.requestsPerDay));
