@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /**
@@ -19,7 +20,11 @@ export interface Config {
   sqliteSynchronous: 'FULL' | 'NORMAL';
   /** PostgreSQL only: connections each process may hold open at once. */
   databasePoolSize: number;
-  trustProxy: boolean;
+  /**
+   * Which proxies' `X-Forwarded-*` headers are believed: none (false), every one (true), or
+   * proxies at these addresses or CIDR ranges.
+   */
+  trustProxy: boolean | string[];
   /** Secret mixed into every product's hidden floor; null = generated once and kept in the database. */
   sellerSecret: string | null;
   /** Minutes before a player may negotiate again for a product after a negotiation without a deal. */
@@ -133,7 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteBusyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
-    trustProxy: oneOf('TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    trustProxy: parsed(() => parseTrustProxy(read('TRUST_PROXY')), false),
     sellerSecret,
     haggleCooldownMinutes: integer('HAGGLE_COOLDOWN_MINUTES', 30, 0, 10_080),
     haggleIdleMinutes: integer('HAGGLE_IDLE_MINUTES', 15, 1, 10_080),
@@ -171,10 +176,36 @@ export function parseOrigins(raw: string | undefined): string[] | null {
   });
 }
 
+/** TRUST_PROXY: true, false, or a comma-separated list of proxy addresses and CIDR ranges. */
+export function parseTrustProxy(raw: string | undefined): boolean | string[] {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const valid = (entry: string) => {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    if (prefix === undefined) return true;
+    return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  };
+  const bad = entries.find((entry) => !valid(entry));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false or a comma-separated list of proxy addresses or CIDR ranges (10.0.0.0/8), got "${bad}"`,
+    );
+  }
+  return entries;
+}
+
 export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget {
   if (raw === undefined) return { dialect: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH) };
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    // `sqlite://data/x.db` reads as a host named "data": refused rather than taken for /data/x.db.
+    if (path.startsWith('//'))
+      throw new ConfigError(
+        `DATABASE_URL "${raw}" is ambiguous: write sqlite:./relative/path.db or sqlite:///absolute/path.db`,
+      );
     if (path === '')
       throw new ConfigError(
         'DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/bazaar.db',

@@ -10,6 +10,16 @@ describe('configuration', () => {
     expect(config.limits.gameRequestsPerMinute).toBe(300);
   });
 
+  it('should refuse a sqlite:// URL that would read its first directory as a host', () => {
+    for (const url of ['sqlite://./data/x.db', 'sqlite://data/x.db']) {
+      expect(() => loadConfig({ DATABASE_URL: url }), url).toThrow(/is ambiguous/);
+    }
+    expect(loadConfig({ DATABASE_URL: 'sqlite:///var/x.db' }).database).toEqual({
+      dialect: 'sqlite',
+      path: '/var/x.db',
+    });
+  });
+
   it('should report every bad variable at once, each with its allowed range', () => {
     const load = () =>
       loadConfig({
