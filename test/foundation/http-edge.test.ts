@@ -336,6 +336,24 @@ describe('raw requests', () => {
     expect(raw).toContain(`"status_url":"${base}`);
   });
 
+  // A Host that is no host would make every absolute URL of the answer invalid, or point it away.
+  it('should build the absolute URLs from the address reached when Host is no valid host', async () => {
+    const body = JSON.stringify({ kind: 'capability', task: 'A tool reached with an odd host.' });
+    for (const host of ['a b', 'x@y', 'evil.example/path?']) {
+      const { raw } = await exchange(
+        `POST /api/requests HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect(raw, host).toMatch(/^HTTP\/1\.1 201 /);
+      const base = `http://127.0.0.1:${String(port)}/api/requests/`;
+      expect(raw, host).toMatch(new RegExp(`\r\nlocation: ${base}[0-9a-f-]{36}\r\n`));
+    }
+    const named = await t.app.inject({ url: '/', headers: { host: 'bazaar.example:8080' } });
+    expect(named.json()).toMatchObject({
+      data: { links: { openapi: 'http://bazaar.example:8080/openapi.json' } },
+    });
+  });
+
   // Node applies its headers' limit when it is the longer one and looks for late requests every
   // 30 s by default: a stalled body once waited 60–90 s for its 408.
   it('should answer 408 in the envelope about 30 s after the request began, body or headers', async () => {
