@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type {
   FastifyError,
@@ -8,6 +9,7 @@ import type {
 } from 'fastify';
 import { isStorageUnavailable } from '../db/errors.js';
 import { AppError, storageUnavailable, validationHeadline } from './errors.js';
+import { setHeadersWithoutHooks } from './response-headers.js';
 import { fieldProblems } from './validation.js';
 
 /**
@@ -94,6 +96,7 @@ export function answerFrameworkError(
 ): void {
   // A browser sent to a malformed address of the app's pages gets the app's "page not found".
   if (error.code === 'FST_ERR_BAD_URL' && notFoundPage?.(request, reply) !== undefined) return;
+  setHeadersWithoutHooks(request, reply);
   void send(reply, toAppError(error));
 }
 
@@ -119,6 +122,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       `HTTP/1.1 ${known.status} ${statusText[known.status] ?? 'Error'}\r\n` +
         'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
         `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+        // No request was parsed, so none was logged: the id is only for the client to quote.
+        `X-Request-Id: ${randomUUID()}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   }

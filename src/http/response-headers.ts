@@ -8,6 +8,8 @@ import helmet, { type HelmetOptions } from 'helmet';
 /** Public reads that do not depend on who asks: answered with an ETag and revalidated. */
 const PUBLIC_READS = new Set([
   '/api/catalog',
+  '/api/catalog/categories',
+  '/api/catalog/feed.atom',
   '/api/catalog/:id',
   '/api/products',
   '/api/products/:id',
@@ -29,16 +31,7 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  *   names one sequence of bytes (RFC 9110 8.8.1), and gzip's bytes are not the body's.
  */
 export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
-  // As a list: Fastify's reply.headers() lists an object's keys on every call.
-  const security = Object.entries(
-    securityHeaders({
-      // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
-      // every request to HTTPS would render /docs as a blank page there.
-      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-      // Product images and listings may be embedded by other sites.
-      crossOriginResourcePolicy: { policy: 'cross-origin' },
-    }),
-  );
+  const security = SECURITY_HEADERS();
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of security) reply.header(name, value);
     done();
@@ -102,6 +95,29 @@ function weakenWhenCompressed(
     reply.header('etag', `W/${etag}`);
   }
   done(null, payload);
+}
+
+// As a list: Fastify's reply.headers() lists an object's keys on every call. Worked out once.
+let security: [string, string][] | undefined;
+const SECURITY_HEADERS = (): [string, string][] =>
+  (security ??= Object.entries(
+    securityHeaders({
+      // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
+      // every request to HTTPS would render /docs as a blank page there.
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+      // Product images and listings may be embedded by other sites.
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  ));
+
+/**
+ * For an answer that Fastify's router makes before any hook runs (a URL it cannot decode, a
+ * path segment too long to route): the headers the hooks give every other answer.
+ */
+export function setHeadersWithoutHooks(request: FastifyRequest, reply: FastifyReply): void {
+  for (const [name, value] of SECURITY_HEADERS()) reply.header(name, value);
+  reply.header('x-request-id', request.id);
+  reply.header('cache-control', 'no-store');
 }
 
 /**

@@ -251,6 +251,7 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
         read(body.data.id, other.data.token), // another request's token
         read('3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90', body.data.token),
         read('not-a-uuid', body.data.token),
+        read('a'.repeat(300), body.data.token),
         read(gone.body.data.id, gone.body.data.token),
         read(body.data.id, other.data.token, 'DELETE'),
         read(gone.body.data.id, gone.body.data.token, 'DELETE'),

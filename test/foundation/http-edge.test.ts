@@ -7,6 +7,14 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 
 /** Sends raw bytes to the listening app and returns everything it answered. */
+/** What every answer carries, whoever made it: its id, the security headers, no caching. */
+function expectHeadersOfEveryAnswer(headers: Record<string, unknown>): void {
+  expect(headers['x-request-id']).toEqual(expect.any(String));
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['content-security-policy']).toEqual(expect.any(String));
+  expect(headers['cache-control']).toBe('no-store');
+}
+
 function rawExchange(port: number, bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
@@ -47,6 +55,7 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
         details: [{ field: 'url', message: expect.any(String) }],
       });
       expect(response.body).not.toMatch(/FST_/);
+      expectHeadersOfEveryAnswer(response.headers);
     });
 
     it('should answer a path parameter over 100 characters from the route, in the envelope', async () => {
@@ -57,6 +66,8 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(longer.statusCode).toBe(414);
       expect(longer.json()).toMatchObject({ success: false, code: 'uri_too_long' });
       expect(longer.body).not.toContain('a'.repeat(150));
+      // Answered by the router, before any hook: still with every answer's headers.
+      expectHeadersOfEveryAnswer(longer.headers);
     });
 
     it('should answer headers over 16 KiB with 431 in the envelope', async () => {
@@ -66,6 +77,7 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       );
       expect(raw).toMatch(/^HTTP\/1\.1 431 /);
       expect(envelopes(raw)).toEqual(['headers_too_large']);
+      expect(raw).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
     });
 
     it('should answer bytes after a body longer than its Content-Length in the envelope', async () => {
@@ -246,25 +258,28 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(read.statusCode).toBe(200);
     });
 
-    it.each(['/api/catalog', '/api/catalog/langchain', '/api/products'])(
-      'should answer a repeated public read of %s with 304',
-      async (url) => {
-        const first = await t.app.inject(url);
-        const etag = first.headers.etag;
-        expect(typeof etag).toBe('string');
-        const again = await t.app.inject({ url, headers: { 'if-none-match': String(etag) } });
-        expect(again.statusCode).toBe(304);
-        expect(again.body).toBe('');
-        const other = await t.app.inject({ url, headers: { 'if-none-match': '"other"' } });
-        expect(other.statusCode).toBe(200);
-        // If-None-Match compares weakly (RFC 9110 13.1.2): a proxy may have marked the tag weak
-        // when it compressed the answer, and `*` matches any current representation.
-        for (const wanted of [`W/${String(etag)}`, '*', `"other", W/${String(etag)}`]) {
-          const weak = await t.app.inject({ url, headers: { 'if-none-match': wanted } });
-          expect(weak.statusCode, wanted).toBe(304);
-        }
-      },
-    );
+    it.each([
+      '/api/catalog',
+      '/api/catalog/langchain',
+      '/api/catalog/categories',
+      '/api/catalog/feed.atom',
+      '/api/products',
+    ])('should answer a repeated public read of %s with 304', async (url) => {
+      const first = await t.app.inject(url);
+      const etag = first.headers.etag;
+      expect(typeof etag).toBe('string');
+      const again = await t.app.inject({ url, headers: { 'if-none-match': String(etag) } });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      const other = await t.app.inject({ url, headers: { 'if-none-match': '"other"' } });
+      expect(other.statusCode).toBe(200);
+      // If-None-Match compares weakly (RFC 9110 13.1.2): a proxy may have marked the tag weak
+      // when it compressed the answer, and `*` matches any current representation.
+      for (const wanted of [`W/${String(etag)}`, '*', `"other", W/${String(etag)}`]) {
+        const weak = await t.app.inject({ url, headers: { 'if-none-match': wanted } });
+        expect(weak.statusCode, wanted).toBe(304);
+      }
+    });
 
     it('should weaken the ETag of a compressed answer: its bytes are not the body', async () => {
       const plain = await t.app.inject('/api/catalog');

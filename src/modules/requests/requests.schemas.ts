@@ -89,7 +89,8 @@ export const StoredRequest = Type.Object({
 export type StoredRequest = Static<typeof StoredRequest>;
 
 export const RequestParams = Type.Object({
-  id: Type.String({ maxLength: 100, description: 'The request id from the receipt.' }),
+  // As long as the router takes (longer is 414): any other id is as unknown as a wrong one.
+  id: Type.String({ maxLength: 500, description: 'The request id from the receipt.' }),
 });
 
 export const Deleted = Type.Object({ id: Uuid(), deleted: Type.Literal(true) });
