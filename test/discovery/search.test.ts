@@ -40,7 +40,16 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
   it('should never replace a word the catalog contains, nor a name close to a common word', async () => {
     // Names of the catalog ('langsmith', 'sglang', 'modal', 'sentry') are never replaced, nor
     // words one typo away from a common word that are in no listing ('smithery').
-    for (const q of ['langsmith', 'sglang', 'modal', 'cron', 'smithery', 'sentry']) {
+    for (const q of [
+      'langsmith',
+      'sglang',
+      'modal',
+      'cron',
+      'smithery',
+      'sentry',
+      'golang',
+      'mail',
+    ]) {
       const { body } = await search(`?q=${q}`);
       expect(body.data.corrected_query, q).toBeNull();
     }
@@ -74,6 +83,10 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
       category: 'vector-database',
       listings: loadCatalogFile().filter((l) => l.categories.includes('vector-database')).length,
     });
+    // The category of what was found comes first, before categories that only share a word.
+    const named = (await search('?q=qdrant')).body.data;
+    expect(named.items[0]?.id).toBe('qdrant');
+    expect(named.related_categories[0]?.category).toBe('vector-database');
     // Parts that match do not hide that nothing fits the whole need.
     const parts = (await search('?q=redis.lua')).body.data;
     expect(parts.items.length).toBeGreaterThan(0);

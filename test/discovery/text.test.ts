@@ -102,6 +102,9 @@ describe('corrections', () => {
     ['agnet', 'agent'],
     ['transcripton', 'transcription'],
     ['embedings', 'embeddings'],
+    ['langchian', 'langchain'],
+    ['qdant', 'qdrant'],
+    ['aegnt', 'agent'],
   ])('should take %s for %s', (word, term) => {
     expect(closeEnough(word, term)).toBeDefined();
   });
@@ -115,6 +118,12 @@ describe('corrections', () => {
     ['smithery', 'smith'],
     ['smithery', 'langsmith'],
     ['llama', 'whisper'],
+    // Another first letter, a replaced letter in a short word, a short word made longer: each
+    // is another word, and the correction would only do harm.
+    ['golang', 'colang'],
+    ['scala', 'scale'],
+    ['mail', 'main'],
+    ['speak', 'speaker'],
   ])('should not take %s for %s', (word, term) => {
     expect(closeEnough(word, term)).toBeUndefined();
   });

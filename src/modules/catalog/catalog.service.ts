@@ -118,7 +118,7 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
     related_categories: few
       ? relatedCategories(
           words,
-          items.flatMap((item) => item.categories),
+          items.map((item) => item.categories),
           cache.groups,
         )
       : [],

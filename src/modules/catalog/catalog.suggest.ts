@@ -18,13 +18,15 @@ const described = new Map(
 );
 
 /**
- * Categories of the catalog related to a query, most related first: those whose description
- * shares the most of the query's stems, then those of the best results. Only categories that
+ * Categories of the catalog related to a query, most related first: a point for each of the
+ * query's stems its definition shares, and points for being a category of the best results (the
+ * first result's 1.5, the second's 1, any other's 0.5), so that the category of what was found
+ * comes before one that only shares a common word ("text") of the query. Only categories that
  * have listings, each with how many.
  */
 export function relatedCategories(
   words: readonly string[],
-  hitCategories: readonly string[],
+  hits: readonly (readonly string[])[],
   groups: readonly MatchGroup[],
 ): { category: string; listings: number }[] {
   const counts = new Map<string, number>();
@@ -35,7 +37,8 @@ export function relatedCategories(
   const scored = [...counts.keys()].map((category) => {
     const own = described.get(category) ?? new Set(searchWords(category).map(stem));
     const shared = stems.filter((term) => own.has(term)).length;
-    const fromHits = hitCategories.includes(category) ? 0.5 : 0;
+    const rank = hits.findIndex((categories) => categories.includes(category));
+    const fromHits = rank === -1 ? 0 : (HIT_POINTS[rank] ?? 0.5);
     return { category, score: shared + fromHits };
   });
   return scored
@@ -44,6 +47,9 @@ export function relatedCategories(
     .slice(0, RELATED)
     .map(({ category }) => ({ category, listings: counts.get(category) ?? 0 }));
 }
+
+/** Points of a category of the first and second results; any later result's give 0.5. */
+const HIT_POINTS = [1.5, 1];
 
 /** A capability request's task taken from the query, long enough to be accepted as it is. */
 export function requestTask(q: string): string {

@@ -117,21 +117,26 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * How near a vocabulary word must be for an unknown query word to be taken for it (a score, the
- * higher the nearer; undefined when not near): one edit in a word of six letters or more, or in a
- * shorter one that keeps most of its trigrams or only swaps two letters ("agnet"); two edits in
- * one of seven or more that keeps many; or three at most, most trigrams shared, and the word not
- * cut short ("playwrite" → "playwright", not "smithery" → "smith").
+ * higher the nearer; undefined when not near). The first letter is kept (or swapped with the
+ * second): a word that starts otherwise is another word ("golang" is not "colang"). Then: one
+ * edit in a word of six letters or more; in a shorter one, two letters swapped ("agnet") or one
+ * letter added or dropped keeping most trigrams, never one replaced, which so often makes another
+ * word ("mail" is not "main", "scala" not "scale"); two edits in one of seven or more that keeps
+ * many; or, in one of six or more, three at most, most trigrams shared, and the word not cut
+ * short ("playwrite" → "playwright", not "smithery" → "smith"; "speak" is not "speaker").
  * Product names one or two letters from a common word ("sglang", "modal", "cron") are not near.
  */
 export function closeEnough(word: string, term: string): number | undefined {
   if (word.length < 4 || Math.abs(word.length - term.length) > 3) return undefined;
-  const similarity = trigramSimilarity(word, term);
-  const edits = editDistance(word, term);
   const letters = (text: string) => Array.from(text).sort().join('');
   const swap = word.length === term.length && letters(word) === letters(term);
+  if (word[0] !== term[0] && !(swap && word[1] === term[0])) return undefined;
+  const similarity = trigramSimilarity(word, term);
+  const edits = editDistance(word, term);
+  const long = word.length >= 6;
   const near =
-    (edits === 1 && (word.length >= 6 || similarity >= 0.4 || swap)) ||
+    (edits === 1 && (long || swap || (word.length !== term.length && similarity >= 0.4))) ||
     (edits === 2 && word.length >= 7 && similarity >= 0.4) ||
-    (similarity >= 0.5 && edits <= 3 && term.length >= word.length - 1);
+    (long && similarity >= 0.5 && edits <= 3 && term.length >= word.length - 1);
   return near ? similarity - edits / 10 : undefined;
 }
