@@ -23,6 +23,12 @@ export type NotFoundPage = (
 
 /** The one place where anything thrown becomes the contract's error envelope. */
 export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
+  // The router refuses a path it cannot decode (FST_ERR_BAD_URL); the query string's parser
+  // would keep `%E0%A4%A` or `%ff` as text and search for it. Both are refused alike.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const start = request.url.indexOf('?');
+    done(start !== -1 && !decodable(request.url.slice(start + 1)) ? badUrl() : undefined);
+  });
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
     // OPTIONS is answered for every path by the CORS preflight; it says nothing about a path.
@@ -191,13 +197,26 @@ const frameworkCodes: Record<string, () => AppError> = {
     new AppError('malformed_request', 'The body could not be decoded with its Content-Encoding.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     new AppError('malformed_request', 'Content-Length does not match the body.'),
-  FST_ERR_BAD_URL: () =>
-    new AppError('validation_error', 'The URL is invalid.', {
-      details: [{ field: 'url', message: 'has percent-encoding that cannot be decoded' }],
-    }),
+  FST_ERR_BAD_URL: () => badUrl(),
   FST_ERR_MAX_PARAM_LENGTH: () =>
     new AppError('uri_too_long', 'A part of the URL path is too long for any route.'),
 };
+
+const badUrl = () =>
+  new AppError('validation_error', 'The URL is invalid.', {
+    details: [{ field: 'url', message: 'has percent-encoding that cannot be decoded' }],
+  });
+
+/** Whether a query string's %-escapes are all whole and spell UTF-8. */
+function decodable(query: string): boolean {
+  if (!query.includes('%')) return true;
+  try {
+    decodeURIComponent(query);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function toAppError(thrown: Error): AppError {
   if (thrown instanceof AppError) return thrown;

@@ -56,6 +56,15 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       });
       expect(response.body).not.toMatch(/FST_/);
       expectHeadersOfEveryAnswer(response.headers);
+      // The query string alike: cut short, or bytes that are no UTF-8, are not searched for.
+      for (const query of ['q=%E0%A4%A', 'q=%ff', 'q=abc%', 'limit=5&q=%zz']) {
+        const refused = await t.app.inject(`/api/catalog?${query}`);
+        expect(refused.statusCode, query).toBe(400);
+        expect(refused.json(), query).toMatchObject({ details: [{ field: 'url' }] });
+      }
+      for (const query of ['q=100%25', 'q=caf%C3%A9', 'q=a+b']) {
+        expect((await t.app.inject(`/api/catalog?${query}`)).statusCode, query).toBe(200);
+      }
     });
 
     it('should answer a path parameter over 100 characters from the route, in the envelope', async () => {
