@@ -42,6 +42,15 @@ describe('serving the web app', () => {
   it('should leave / to data clients and keep machine paths and unknown API paths as they were', async () => {
     const data = await fetch(`${base}/`, { headers: { accept: 'application/json' } });
     expect(data.headers.get('content-type')).toMatch(/^application\/json/);
+    // A client that takes HTML but prefers JSON gets JSON; one that prefers HTML, the page.
+    for (const [accept, type] of [
+      ['application/json, text/html;q=0.9', /^application\/json/],
+      ['text/html;q=0', /^application\/json/],
+      ['application/json;q=0.5, text/html', /^text\/html/],
+    ] as const) {
+      const answer = await fetch(`${base}/`, { headers: { accept } });
+      expect(answer.headers.get('content-type'), accept).toMatch(type);
+    }
 
     const unknownApi = await fetch(`${base}/api/nowhere`, { headers: { accept: 'text/html' } });
     expect(unknownApi.status).toBe(404);

@@ -15,9 +15,28 @@ const NOT_BUILT =
   '<!doctype html><html lang="en"><title>Bazaar</title><p>The web app has not been built: ' +
   'run <code>npm run build:web</code> (or <code>npm install</code>) and restart.</p></html>';
 
-/** Whether a request for `/` is a browser asking for a page rather than a client asking for data. */
+/**
+ * Whether a request for `/` is a browser asking for a page rather than a client asking for data:
+ * it names `text/html` in `Accept`, and does not prefer JSON to it (`application/json,
+ * text/html;q=0.9` is a client wanting JSON). A wildcard alone (curl's `*\/*`) asks for data.
+ */
 export function wantsHtml(request: FastifyRequest): boolean {
-  return (request.headers.accept ?? '').includes('text/html');
+  const accept = request.headers.accept ?? '';
+  if (!accept.includes('text/html')) return false;
+  const html = quality(accept, 'text/html');
+  return html > 0 && html >= quality(accept, 'application/json');
+}
+
+/** The `q` an Accept header gives one media type by name (0 when it is not named). */
+function quality(accept: string, type: string): number {
+  for (const range of accept.split(',')) {
+    const [name = '', ...parameters] = range.split(';').map((part) => part.trim());
+    if (name.toLowerCase() !== type) continue;
+    const q = parameters.find((parameter) => /^q\s*=/i.test(parameter));
+    const value = q === undefined ? 1 : Number(q.split('=')[1]);
+    return Number.isFinite(value) ? value : 0;
+  }
+  return 0;
 }
 
 let shell: string | null | undefined;
