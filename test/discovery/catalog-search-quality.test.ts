@@ -39,6 +39,13 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       );
     });
 
+    it('should find a brand however its name is split', async () => {
+      expect((await ids('open ai embeddings'))[0]).toBe('openai-embeddings');
+      expect((await ids('auto gen'))[0]).toBe('autogen');
+      expect(await ids('huggingface')).toContain('smolagents');
+      expect((await ids('open ai')).slice(0, 3)).toContain('openai-api');
+    });
+
     it('should find an equivalent of several words only where they stand together', async () => {
       // `speech to text` is an equivalent of `dictation`; a text-to-speech engine that
       // "synthesises speech locally from text" has both words, but not the phrase.

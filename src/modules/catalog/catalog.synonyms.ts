@@ -72,6 +72,10 @@ export const SYNONYMS: readonly (readonly string[])[] = [
     'knowledge base',
   ],
   ['mcp', 'model context protocol'],
+  // Brands written as one word or two.
+  ['openai', 'open ai'],
+  ['hugging face', 'huggingface'],
+  ['autogen', 'auto gen'],
   ['a2a', 'agent2agent', 'agent to agent'],
   ['llm gateway', 'llm proxy', 'model router', 'ai gateway'],
   ['api client', 'http client', 'rest client'],
