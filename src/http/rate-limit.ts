@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
+import { clientOf } from './client-address.js';
 
 /**
  * Registers the rate limiter without applying it anywhere; routes opt in through
@@ -28,7 +29,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   // Created once, so every authenticated route shares one counter per player and one per address.
   const perMinute = { max: config.limits.gameRequestsPerMinute, timeWindow: 60_000 };
   const perPlayer = (request: FastifyRequest) => `player:${request.playerId}`;
-  const failedAuthentication = (request: FastifyRequest) => `auth-failed:${request.ip}`;
+  const failedAuthentication = (request: FastifyRequest) => `auth-failed:${clientOf(request.ip)}`;
   app.decorate(
     'gameLimits',
     redis === undefined
@@ -156,12 +157,12 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
 export const perAddress = (config: Config): RateLimitOptions => ({
   max: config.limits.gameRequestsPerMinute,
   timeWindow: 60_000,
-  keyGenerator: (request: FastifyRequest) => `ip:${request.ip}`,
+  keyGenerator: (request: FastifyRequest) => `ip:${clientOf(request.ip)}`,
 });
 
 /** Registration: counted per client address. */
 export const perAddressHourly = (config: Config): RateLimitOptions => ({
   max: config.limits.registrationsPerHour,
   timeWindow: 3_600_000,
-  keyGenerator: (request: FastifyRequest) => `register:${request.ip}`,
+  keyGenerator: (request: FastifyRequest) => `register:${clientOf(request.ip)}`,
 });

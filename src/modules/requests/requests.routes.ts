@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
+import { clientOf } from '../../http/client-address.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import {
   Deleted,
@@ -46,7 +47,7 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request, reply) => {
       const receipt = await createRequest(store, config, request.body, {
-        address: request.ip,
+        address: clientOf(request.ip),
         addressSecret,
         baseUrl: publicBaseUrl(request, config),
       });
