@@ -1,4 +1,5 @@
-import type { FastifySchema } from 'fastify';
+import type { FastifySchema, RouteOptions } from 'fastify';
+import { PUBLIC_READS } from './response-headers.js';
 
 const integerHeader = (description: string) => ({ type: 'integer', minimum: 0, description });
 
@@ -16,6 +17,18 @@ const NEXT_PAGE = {
     type: 'string',
     description: 'While more follow: `<the next page’s URL>; rel="next"` (RFC 8288).',
   },
+};
+
+const ETAG = {
+  ETag: {
+    type: 'string',
+    description:
+      'Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed).',
+  },
+};
+const NOT_MODIFIED: ResponseSchema = {
+  description: 'Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body.',
+  headers: ETAG,
 };
 
 const CREATED = {
@@ -51,16 +64,33 @@ const BODY_PARSER_ERRORS: Record<string, ResponseSchema> = {
  * Adds to the OpenAPI document the headers the service sends but route schemas cannot declare:
  * `RateLimit-*` on every answer of a rate-limited operation (one that can answer
  * `rate_limited`), `Retry-After` on each answer that asks the client to wait, `Link` on the
- * pages of a list whose next page it names, and `Location` on every 201; and, on operations
- * that take a body, the body parser's 413 and 415.
+ * pages of a list whose next page it names, `Location` on every 201, and `ETag` and the 304 of
+ * the public reads; and, on operations a body may be sent to (any but GET and HEAD, whether they
+ * take one or not), the body parser's 413 and 415.
  */
-export function documentHeaders({ schema, url }: { schema: FastifySchema; url: string }): {
+export function documentHeaders({
+  schema,
+  url,
+  route,
+}: {
+  schema: FastifySchema;
+  url: string;
+  route?: Pick<RouteOptions, 'method' | 'url'>;
+}): {
   schema: FastifySchema;
   url: string;
 } {
   const declared = schema.response as Record<string, ResponseSchema> | undefined;
   if (declared === undefined) return { schema, url };
-  const responses = schema.body === undefined ? declared : { ...declared, ...BODY_PARSER_ERRORS };
+  const methods = [route?.method ?? []].flat();
+  const bodied =
+    schema.body !== undefined || methods.some((method) => method !== 'GET' && method !== 'HEAD');
+  const publicRead = PUBLIC_READS.has(route?.url ?? '') && methods.includes('GET');
+  const responses: Record<string, ResponseSchema> = {
+    ...declared,
+    ...(bodied ? BODY_PARSER_ERRORS : {}),
+    ...(publicRead ? { '304': NOT_MODIFIED } : {}),
+  };
   const limited = Object.values(responses).some((response) =>
     codesOfResponse(response.description).includes('rate_limited'),
   );
@@ -75,6 +105,7 @@ export function documentHeaders({ schema, url }: { schema: FastifySchema; url: s
         ...(waits ? RETRY_AFTER : {}),
         ...(paged && status === '200' ? NEXT_PAGE : {}),
         ...(status === '201' ? CREATED : {}),
+        ...(publicRead && status === '200' ? ETAG : {}),
       };
       return [status, Object.keys(headers).length === 0 ? response : { ...response, headers }];
     }),

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /** Public reads that do not depend on who asks: answered with an ETag and revalidated. */
-const PUBLIC_READS = new Set([
+export const PUBLIC_READS = new Set([
   '/api/catalog',
   '/api/catalog/categories',
   '/api/catalog/feed.atom',

@@ -117,6 +117,16 @@ describe('OpenAPI document for tools', () => {
     }
   });
 
+  const publicReads = [
+    'GET /api/catalog',
+    'GET /api/catalog/categories',
+    'GET /api/catalog/feed.atom',
+    'GET /api/catalog/{id}',
+    'GET /api/products',
+    'GET /api/products/{id}',
+    'GET /images/products/{id}.svg',
+  ];
+
   it('should document the rate-limit headers on rate-limited operations', () => {
     for (const [name, operation] of operations(document)) {
       const limited = operation.responses['429'];
@@ -134,7 +144,23 @@ describe('OpenAPI document for tools', () => {
           'RateLimit-Reset',
           ...(paged ? ['Link'] : []),
           ...(status === '201' ? ['Location'] : []),
+          ...(publicReads.includes(name) ? ['ETag'] : []),
         ]);
+      }
+    }
+  });
+
+  it('should document the ETag and 304 of public reads, and 415 wherever a body may be sent', () => {
+    for (const [name, operation] of operations(document)) {
+      if (publicReads.includes(name)) {
+        expect(Object.keys(operation.responses['200']?.headers ?? {}), name).toContain('ETag');
+        expect(operation.responses['304'], name).toBeDefined();
+      } else {
+        expect(operation.responses['304'], name).toBeUndefined();
+      }
+      if (!name.startsWith('GET ')) {
+        expect(operation.responses['415'], name).toBeDefined();
+        expect(operation.responses['413'], name).toBeDefined();
       }
     }
   });

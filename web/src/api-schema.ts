@@ -719,6 +719,8 @@ export interface operations {
             /** @description A page of matching listings, best matches first. */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -926,6 +928,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body. */
+            304: {
+                headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description Error: validation_error */
             400: {
                 headers: {
@@ -972,6 +985,8 @@ export interface operations {
             /** @description The listing, with its provenance, authentication, limitations and change history. */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1131,6 +1146,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body. */
+            304: {
+                headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description Error: validation_error */
             400: {
                 headers: {
@@ -1183,6 +1209,8 @@ export interface operations {
             /** @description Every category, in the taxonomy's order. */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1202,6 +1230,17 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                     };
+                };
+            };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body. */
+            304: {
+                headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Error: internal_error */
@@ -1238,10 +1277,23 @@ export interface operations {
             /** @description An Atom 1.0 feed. */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body. */
+            304: {
+                headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": unknown;
                 };
             };
             /** @description Error: internal_error */
@@ -3547,6 +3599,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: rate_limited */
             429: {
                 headers: {
@@ -3863,6 +3933,8 @@ export interface operations {
             /** @description The products, by category and name. */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
                     /** @description While more follow: `<the next page’s URL>; rel="next"` (RFC 8288). */
                     Link?: string;
                     /** @description Requests allowed in the current window. */
@@ -3920,6 +3992,17 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                     };
+                };
+            };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body. */
+            304: {
+                headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Error: validation_error */
@@ -3985,6 +4068,8 @@ export interface operations {
             /** @description The product, with its market price and stock. */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4040,6 +4125,17 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                     };
+                };
+            };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body. */
+            304: {
+                headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Error: validation_error */
@@ -4301,6 +4397,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: not_found */
             404: {
                 headers: {
@@ -4365,8 +4470,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4588,6 +4720,8 @@ export interface operations {
             /** @description SVG document. */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
                     /** @description Requests allowed in the current window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4598,6 +4732,17 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified: the `ETag` sent in `If-None-Match` still names the answer. No body. */
+            304: {
+                headers: {
+                    /** @description Names this answer: send it back in `If-None-Match` to get 304 while the answer is the same (weak, `W/"…"`, when the body was compressed). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": unknown;
                 };
             };
             /** @description Error: validation_error */

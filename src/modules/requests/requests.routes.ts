@@ -71,7 +71,7 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         params: RequestParams,
         response: {
           200: Envelope(StoredRequest, 'The request, its status and the operators’ answer.'),
-          ...errorResponses('not_found'),
+          ...errorResponses('validation_error', 'not_found'),
         },
       },
     },
@@ -93,7 +93,7 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         params: RequestParams,
         response: {
           200: Envelope(Deleted, 'The request is deleted for good.'),
-          ...errorResponses('not_found'),
+          ...errorResponses('validation_error', 'not_found'),
         },
       },
     },
