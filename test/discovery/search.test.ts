@@ -87,6 +87,9 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     const named = (await search('?q=qdrant')).body.data;
     expect(named.items[0]?.id).toBe('qdrant');
     expect(named.related_categories[0]?.category).toBe('vector-database');
+    // What is missing is the need with the filters that narrowed it.
+    const narrowed = (await search('?q=vector%20database&protocol=ruby')).body.data;
+    expect(narrowed.capability_request?.body.task).toBe('vector database (protocol: ruby)');
     // Parts that match do not hide that nothing fits the whole need.
     const parts = (await search('?q=redis.lua')).body.data;
     expect(parts.items.length).toBeGreaterThan(0);

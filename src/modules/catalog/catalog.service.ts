@@ -127,7 +127,7 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
         ? {
             method: 'POST' as const,
             url: `${baseUrl}/api/requests`,
-            body: { kind: 'capability' as const, task: requestTask(q) },
+            body: { kind: 'capability' as const, task: requestTask(q, filters) },
           }
         : null,
   };

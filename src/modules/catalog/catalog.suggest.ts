@@ -51,8 +51,23 @@ export function relatedCategories(
 /** Points of a category of the first and second results; any later result's give 0.5. */
 const HIT_POINTS = [1.5, 1];
 
-/** A capability request's task taken from the query, long enough to be accepted as it is. */
-export function requestTask(q: string): string {
-  const task = q.trim().replace(/\s+/g, ' ');
+/**
+ * A capability request's task taken from the query and the filters that narrowed it (what is
+ * missing is the need with them: `vector database (protocol: ruby)`), long enough to be
+ * accepted as it is.
+ */
+export function requestTask(
+  q: string,
+  filters: {
+    kind?: string | undefined;
+    category?: string | undefined;
+    protocol?: string | undefined;
+  } = {},
+): string {
+  const narrowed = (['kind', 'category', 'protocol'] as const)
+    .filter((name) => filters[name] !== undefined)
+    .map((name) => `${name}: ${String(filters[name])}`);
+  const need = q.trim().replace(/\s+/g, ' ');
+  const task = narrowed.length === 0 ? need : `${need} (${narrowed.join(', ')})`.trim();
   return task.length >= TASK_MIN_CHARACTERS ? task : `A capability for: ${task}`;
 }
