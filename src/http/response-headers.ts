@@ -83,7 +83,12 @@ export async function registerResponseHeaders(app: FastifyInstance): Promise<voi
   });
 }
 
-/** Marks a compressed answer's ETag weak. */
+/**
+ * Marks a compressed answer's ETag weak, and says on every answer of a public read, compressed
+ * or not, that it depends on `Accept-Encoding`: a cache that kept the plain answer must not give
+ * it, or its strong tag, to a client whose request would have been compressed (and the other
+ * way round). Compression itself says so only on the answers it compresses.
+ */
 function weakenWhenCompressed(
   _request: FastifyRequest,
   reply: FastifyReply,
@@ -94,6 +99,10 @@ function weakenWhenCompressed(
   if (typeof etag === 'string' && etag.startsWith('"') && reply.hasHeader('content-encoding')) {
     reply.header('etag', `W/${etag}`);
   }
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'accept-encoding');
+  else if (!/accept-encoding/i.test(String(vary)))
+    reply.header('vary', `${String(vary)}, accept-encoding`);
   done(null, payload);
 }
 

@@ -308,6 +308,10 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       const small = await t.app.inject({ url: '/api/catalog?q=nothingmatchesthis', headers: gzip });
       expect(small.headers['content-encoding']).toBeUndefined();
       expect(String(small.headers.etag)).toMatch(/^"[^"]+"$/);
+      // Compressed or not, the answer depends on Accept-Encoding, once: caches must know.
+      for (const answer of [plain, compressed, small]) {
+        expect(String(answer.headers.vary).match(/accept-encoding/gi)).toHaveLength(1);
+      }
     });
 
     it('should not put an ETag on private or failed answers', async () => {
