@@ -39,6 +39,11 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       );
     });
 
+    it('should take reading text aloud for speech synthesis, not for reading text in images', async () => {
+      expect((await ids('read text aloud'))[0]).toMatch(/tts/);
+      expect((await ids('read text from images'))[0]).not.toMatch(/tts/);
+    });
+
     it('should find a brand however its name is split', async () => {
       expect((await ids('open ai embeddings'))[0]).toBe('openai-embeddings');
       expect((await ids('auto gen'))[0]).toBe('autogen');
