@@ -161,8 +161,13 @@ export async function buildApp(options: AppOptions) {
     uiConfig: { deepLinking: true, validatorUrl: null },
     theme: { title: 'Bazaar API reference' },
     staticCSP: true,
-    // Same reason as in registerResponseHeaders: /docs must render over plain HTTP.
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    // Same reason as in registerResponseHeaders: /docs must render over plain HTTP. Swagger UI
+    // sets a style element at run time, which the policy refused (an error in every visitor's
+    // console): its styles may be inline on this page, scripts still may not.
+    transformStaticCSP: (header) =>
+      header
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        .replace(/style-src ([^;]*);/, "style-src $1 'unsafe-inline';"),
   });
   // Without PUBLIC_BASE_URL, the document names the address it was fetched from, so clients
   // generated from it call this service.

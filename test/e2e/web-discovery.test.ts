@@ -161,6 +161,23 @@ describe.skipIf(skipBrowser)(
       await page.setViewportSize({ width: 1280, height: 900 });
     });
 
+    it('should show the API reference at /docs without a console error', async () => {
+      const page = app.page();
+      const errors: string[] = [];
+      const listen = (message: { type(): string; text(): string }) => {
+        if (message.type() === 'error') errors.push(message.text());
+      };
+      page.on('console', listen);
+      try {
+        await page.goto(`${app.base()}/docs`);
+        await expect.poll(() => page.locator('.swagger-ui .info .title').count()).toBe(1);
+        expect(await page.title()).toBe('Bazaar API reference');
+        expect(errors).toEqual([]);
+      } finally {
+        page.off('console', listen);
+      }
+    });
+
     it('should have no serious or critical accessibility problems at either width', () => {
       expect(app.problems).toEqual({});
     });
