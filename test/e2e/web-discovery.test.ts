@@ -70,6 +70,18 @@ describe.skipIf(skipBrowser)(
       await expect.poll(() => page.getByLabel('What do you need?').inputValue()).toMatch(/zebra/);
     });
 
+    it('should offer the related categories of a search that finds little, as filters', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog?q=turbopuffer%20zzqqxxyy`);
+      const related = page.getByRole('button', { name: 'vector-database', exact: true });
+      await expect.poll(() => related.count()).toBe(1);
+      await related.click();
+      await expect.poll(() => page.getByLabel('Category').inputValue()).toBe('vector-database');
+      expect(await page.getByLabel('Describe what you need, or name a tool').inputValue()).toBe('');
+      await expect.poll(() => page.locator('.cards > li').count()).toBeGreaterThan(3);
+      await expect.poll(() => page.url()).toMatch(/[?&]category=vector-database/);
+    });
+
     it('should check a request in the browser, in plain words, and keep its receipt safe', async () => {
       const page = app.page();
       await page.goto(`${app.base()}/catalog`);

@@ -172,7 +172,7 @@ export function CatalogPage() {
             : ''
           : items.length === 0
             ? 'No listing matches.'
-            : `${result.total} listing${result.total === 1 ? '' : 's'}`}
+            : `${result.total_is_estimate ? 'About ' : ''}${result.total} listing${result.total === 1 ? '' : 's'}`}
       </p>
       {result?.corrected_query == null ? null : (
         <p class="corrected">
@@ -194,6 +194,25 @@ export function CatalogPage() {
                   >
                     {text}
                   </button>
+                </span>
+              ))}
+              .
+            </p>
+          )}
+          {result.related_categories.length === 0 ? null : (
+            <p>
+              Related categories:{' '}
+              {result.related_categories.map(({ category, listings }, i) => (
+                <span key={category}>
+                  {i === 0 ? '' : ', '}
+                  <button
+                    type="button"
+                    class="link"
+                    onClick={() => setFilters({ ...filters, q: '', category })}
+                  >
+                    {category}
+                  </button>{' '}
+                  ({listings})
                 </span>
               ))}
               .
