@@ -47,8 +47,12 @@ window.addEventListener('popstate', (event) => {
     return;
   }
   if (leaveGuard !== null && !leaveGuard()) {
-    returning = true;
-    history.go(currentIndex - index);
+    // An entry without a known place (index equal) cannot be stepped back from: go(0) would
+    // reload. The page stays as it is either way.
+    if (index !== currentIndex) {
+      returning = true;
+      history.go(currentIndex - index);
+    }
     return;
   }
   leaveGuard = null;
