@@ -82,7 +82,9 @@ export async function buildApp(options: AppOptions) {
     // by default) when that is the longer, and looks for late requests every 30 s by default:
     // a stalled body waited 60-90 s for its answer. Both limits 30 s, looked for every second.
     requestTimeout: 30_000,
-    http: { headersTimeout: 30_000, connectionsCheckingInterval: 1_000 },
+    // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; the service
+    // answers it (installErrorHandling), in the envelope.
+    http: { headersTimeout: 30_000, connectionsCheckingInterval: 1_000, requireHostHeader: false },
     // logRequests writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: requestLoggerFactory,

@@ -351,6 +351,14 @@ describe('raw requests', () => {
       socket.setTimeout(45_000, () => socket.destroy());
     });
 
+  // HTTP/1.1 does not: Node's own bare 400 gave way to the envelope.
+  it('should answer an HTTP/1.1 request without Host with 400 in the envelope', async () => {
+    const { raw } = await exchange('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toMatch(/\r\nx-request-id: /i);
+    expect(envelopes(raw)).toEqual(['malformed_request']);
+  });
+
   // HTTP/1.0 lets a request name no host; absolute URLs in the answer must still be URLs.
   it('should build the absolute URLs of a request without Host from the address it reached', async () => {
     const body = JSON.stringify({ kind: 'capability', task: 'A tool reached without a host.' });
