@@ -25,13 +25,14 @@ export type NotFoundPage = (
 export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
   // HTTP/1.1 requires a Host header (RFC 9112 3.2). The router refuses a path it cannot decode
   // (FST_ERR_BAD_URL); the query string's parser would keep `%E0%A4%A` or `%ff` as text and
-  // search for it. Both are refused alike.
+  // search for it: an API query is refused alike.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       done(new AppError('malformed_request', 'An HTTP/1.1 request must carry a Host header.'));
       return;
     }
-    const start = request.url.indexOf('?');
+    // Only the API reads queries; the web app's pages read their own in the browser.
+    const start = request.url.startsWith('/api/') ? request.url.indexOf('?') : -1;
     done(start !== -1 && !decodable(request.url.slice(start + 1)) ? badUrl() : undefined);
   });
   const routes: { pattern: RegExp; methods: string[] }[] = [];

@@ -111,5 +111,9 @@ describe('serving the web app', () => {
     const api = await fetch(`${base}/api/catalog/%E0%A4%A`, { headers: { accept: 'text/html' } });
     expect(api.status).toBe(400);
     expect(api.headers.get('content-type')).toMatch(/json/);
+    // A page's query is the app's to read: a stray % there does not keep the app away.
+    const typed = await fetch(`${base}/catalog?q=100%`, { headers: { accept: 'text/html' } });
+    expect(typed.status).toBe(200);
+    expect(await typed.text()).toMatch(/<div id="app">/);
   });
 });
