@@ -7,6 +7,7 @@ import pino, {
 } from 'pino';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { LogLevel } from './config.js';
+import { withoutSecrets } from './http/secrets.js';
 
 /**
  * Credentials never reach the logs: the Authorization header, and any field that carries a key
@@ -27,8 +28,8 @@ export const redactedPaths = [
 
 /**
  * A URL as it may be logged: the values of credential-like query parameters and of `email`
- * hidden, and this service's keys and receipt tokens hidden wherever they appear (a key pasted
- * into another parameter or into the path).
+ * hidden, and this service's keys and receipt tokens, and anything else shaped like a
+ * credential, hidden wherever they appear (a key pasted into another parameter or the path).
  */
 export function redactUrl(url: string): string {
   let logged = url;
@@ -41,7 +42,8 @@ export function redactUrl(url: string): string {
   if (logged.includes('hg_') || logged.includes('rq_')) {
     logged = logged.replace(/hg_[0-9a-fA-F]{16,}|rq_[A-Za-z0-9_-]{16,}/g, '[redacted]');
   }
-  return logged;
+  // Other services' secrets pasted into a search or a path (sk-…, ghp_…, AKIA…) too.
+  return withoutSecrets(logged);
 }
 
 /**

@@ -109,6 +109,11 @@ describe('operating the service', () => {
       expect(redactUrl(`/x/${token}?q=${key}&email=a@b.c`)).toBe(
         '/x/[redacted]?q=[redacted]&email=[redacted]',
       );
+      // Other services' secrets pasted into a search, too.
+      const pasted = `sk-proj-${'x'.repeat(30)}`;
+      await t.app.inject(`/api/catalog?q=why%20does%20${pasted}%20fail`);
+      expect(t.logs.join('')).not.toContain(pasted);
+      expect(redactUrl(`/api/catalog?q=${pasted}`)).toBe('/api/catalog?q=[redacted]');
     });
   });
 

@@ -9,7 +9,7 @@ import {
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/database.js';
 import { AppError, notFound, type FieldProblem } from '../../http/errors.js';
-import { bearerCredential, sha256Hex } from '../../http/secrets.js';
+import { bearerCredential, looksLikeSecret, sha256Hex } from '../../http/secrets.js';
 import {
   answerRequest,
   deleteRequest,
@@ -23,7 +23,6 @@ import {
   takeQuota,
 } from './requests.repository.js';
 import { requestView, type NewRequestBody, type StoredRequest } from './requests.schemas.js';
-import { looksLikeSecret } from './requests.screening.js';
 import type { RequestStatus } from './requests.tables.js';
 
 export const RECEIPT_TOKEN_PATTERN = /^rq_[A-Za-z0-9_-]{43}$/;
