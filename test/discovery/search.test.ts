@@ -87,6 +87,16 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     const named = (await search('?q=qdrant')).body.data;
     expect(named.items[0]?.id).toBe('qdrant');
     expect(named.related_categories[0]?.category).toBe('vector-database');
+    // A credential typed into the search stays out of the request, which is then accepted.
+    const pasted = `sk-proj-${'x'.repeat(30)}`;
+    const leaked = (await search(`?q=${encodeURIComponent(`zzqqxxyy key ${pasted}`)}`)).body.data;
+    expect(leaked.capability_request?.body.task).toBe('zzqqxxyy key [redacted]');
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: leaked.capability_request?.body,
+    });
+    expect(accepted.statusCode).toBe(201);
     // What is missing is the need with the filters that narrowed it.
     const narrowed = (await search('?q=vector%20database&protocol=ruby')).body.data;
     expect(narrowed.capability_request?.body.task).toBe('vector database (protocol: ruby)');

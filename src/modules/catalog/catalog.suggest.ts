@@ -4,6 +4,7 @@ import type { MatchGroup } from './catalog.facets.js';
 import { TASK_MIN_CHARACTERS } from '../requests/requests.limits.js';
 import { CATEGORIES } from './catalog.taxonomy.js';
 import { searchWords, stem } from './catalog.text.js';
+import { withoutSecrets } from '../../http/secrets.js';
 
 const RELATED = 3;
 
@@ -54,7 +55,7 @@ const HIT_POINTS = [1.5, 1];
 /**
  * A capability request's task taken from the query and the filters that narrowed it (what is
  * missing is the need with them: `vector database (protocol: ruby)`), long enough to be
- * accepted as it is.
+ * accepted as it is, and without any credential the query held.
  */
 export function requestTask(
   q: string,
@@ -67,7 +68,8 @@ export function requestTask(
   const narrowed = (['kind', 'category', 'protocol'] as const)
     .filter((name) => filters[name] !== undefined)
     .map((name) => `${name}: ${String(filters[name])}`);
-  const need = q.trim().replace(/\s+/g, ' ');
+  // A credential typed into the search stays out of the request, which would be refused with it.
+  const need = withoutSecrets(q).trim().replace(/\s+/g, ' ');
   const task = narrowed.length === 0 ? need : `${need} (${narrowed.join(', ')})`.trim();
   return task.length >= TASK_MIN_CHARACTERS ? task : `A capability for: ${task}`;
 }
