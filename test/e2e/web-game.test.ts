@@ -192,6 +192,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Yes, sign out' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'New player' }).count()).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     await page.getByLabel('Your API key').fill(`hg_${'0'.repeat(48)}`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByText('This key is not valid').count()).toBe(1);

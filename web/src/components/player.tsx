@@ -86,7 +86,11 @@ export function PlayerBar(props: { me: Me; stats: Stats | null }) {
           question="Sign out? This browser forgets your API key, and it cannot be shown again: you sign in again only with the key you saved."
           yes="Yes, sign out"
           no="Stay signed in"
-          onYes={() => forget()}
+          onYes={() => {
+            forget();
+            // The bar is gone: reading goes on from the page's heading.
+            document.querySelector<HTMLElement>('main h1')?.focus();
+          }}
           onNo={() => setLeaving(false)}
         />
       ) : null}
