@@ -31,8 +31,13 @@ export interface BenchDatabase {
 export const postgresServerUrl = (): string | undefined =>
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? undefined;
 
-export const benchDialects = (): BenchDialect[] =>
-  postgresServerUrl() === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
+/** SQLite, and PostgreSQL when a server is named; `BENCH_DIALECTS=postgres` (or `sqlite`) keeps one. */
+export const benchDialects = (): BenchDialect[] => {
+  const all: BenchDialect[] =
+    postgresServerUrl() === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
+  const chosen = process.env.BENCH_DIALECTS?.split(',').map((name) => name.trim());
+  return chosen === undefined ? all : all.filter((dialect) => chosen.includes(dialect));
+};
 
 export async function createBenchDatabase(dialect: BenchDialect): Promise<BenchDatabase> {
   if (dialect === 'sqlite') {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config.js';
+import { runNamed, runNamedOnPool } from './pg-named-query.js';
 import { runDirectly, statementName, type DirectRunner } from './prepared.js';
 import type { Database } from './schema.js';
 import { openSqlite, withStatementCache, type CachedSqlite } from './sqlite-connection.js';
@@ -104,7 +105,7 @@ function namedStatements(pool: pg.Pool): PostgresPool {
       // pg copies a query given as an object; one without a name goes as text and values.
       return name === undefined
         ? client.query(text, [...values])
-        : client.query({ name, text, values: [...values] });
+        : runNamed(client, name, text, [...values]);
     }) as unknown as PostgresPoolClient['query'],
     release: () => {
       client.release();
@@ -139,9 +140,9 @@ function directPostgresReads(pool: pg.Pool): DirectRunner {
       reads.set(query.sql, name);
     }
     if (name === null) return undefined;
-    return pool
-      .query({ name, text: query.sql, values: [...query.parameters] })
-      .then(({ rows }) => ({ rows }));
+    return runNamedOnPool(pool, name, query.sql, [...query.parameters]).then(({ rows }) => ({
+      rows,
+    }));
   };
 }
 
