@@ -22,7 +22,7 @@ export interface ServerOptions {
   /** The `Authorization` header to act as the player, when one is known. */
   playerAuthorization: () => string | undefined;
   /** Called with a key that `register` or `rotate_key` returned (stdio keeps it for the session). */
-  onKey?: (apiKey: string, how: 'registered' | 'rotated') => void;
+  onKey?: (apiKey: string) => void;
   /**
    * The player each credential acts as, learnt once from `GET /api/players/me` to fill the
    * `player_id` a tool defaults to: shared by the servers of one endpoint, so a stateless
@@ -190,9 +190,8 @@ async function callTool(
       : data
   ) as Record<string, unknown>;
   const apiKey = structured.api_key;
-  if (typeof apiKey === 'string') {
-    if (spec.name === 'register') context.onKey?.(apiKey, 'registered');
-    if (spec.name === 'rotate_key') context.onKey?.(apiKey, 'rotated');
+  if (typeof apiKey === 'string' && (spec.name === 'register' || spec.name === 'rotate_key')) {
+    context.onKey?.(apiKey);
   }
   return {
     content: [{ type: 'text', text: JSON.stringify(structured) }],

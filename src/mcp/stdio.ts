@@ -32,10 +32,10 @@ async function main(): Promise<void> {
     baseUrl,
     api: fetchedApi(baseUrl),
     playerAuthorization: () => (apiKey === undefined ? undefined : `Bearer ${apiKey}`),
-    // A new player's key serves a session that had none; a rotated key replaces the old one,
-    // which stopped working.
-    onKey: (key, how) => {
-      apiKey = how === 'rotated' ? key : (apiKey ?? key);
+    // The key register or rotate_key just returned: the session acts as that player from now on,
+    // as the tools say (a rotated key also replaces one that stopped working).
+    onKey: (key) => {
+      apiKey = key;
     },
   });
   await server.connect(new StdioServerTransport());

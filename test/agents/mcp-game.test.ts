@@ -169,4 +169,21 @@ describe.each(testDialects)('the game over MCP (%s)', (dialect) => {
       expect(errorOf(refused).code).toBe(kind === 'http' ? 'unauthorized' : 'forbidden');
     });
   });
+
+  it('should act, over stdio, as the player register just made, as the tool says, even in a session started with a key', async () => {
+    const first = await game.newPlayer('stdio_first');
+    const client = await clients.connect('stdio', first.key);
+    expect((await call(client, 'get_me')).data.id).toBe(first.id);
+    for (const suffix of ['a', 'b']) {
+      const name = `stdio_new_${suffix}_${randomBytes(3).toString('hex')}`;
+      const registered = await call(client, 'register', {
+        username: name,
+        email: `${name}@example.com`,
+      });
+      expect((await call(client, 'get_me')).data).toMatchObject({
+        id: registered.data.id,
+        username: name,
+      });
+    }
+  });
 });
