@@ -28,6 +28,11 @@ export type Place = 'path' | 'query' | 'body' | 'receipt';
 export interface ArgumentPlace {
   place: Place;
   apiName: string;
+  /**
+   * For a path parameter: the values that would name another operation of the same method
+   * (`categories` in `/api/catalog/{id}` is `/api/catalog/categories`), so name nothing here.
+   */
+  reserved?: ReadonlySet<string>;
 }
 
 /** A tool ready to list and call: its spec with JSON schemas made from its operation. */
@@ -65,7 +70,8 @@ export function compileTools(document: OpenApiDocument, specs: ToolSpec[]): Comp
           : fallback === undefined
             ? schema
             : { ...schema, default: fallback };
-      places.set(name, { place, apiName });
+      const reserved = place === 'path' ? siblings(document, spec, apiName) : undefined;
+      places.set(name, { place, apiName, ...(reserved === undefined ? {} : { reserved }) });
       if (isRequired && name !== spec.caller) required.push(name);
     };
     for (const parameter of operation.parameters ?? []) {
@@ -125,6 +131,30 @@ export function compileTools(document: OpenApiDocument, specs: ToolSpec[]): Comp
       paged,
     };
   });
+}
+
+/**
+ * The literal segments that stand where the path parameter `name` of the tool's operation does,
+ * in the other paths of the same method that match it everywhere else: the router takes such a
+ * value for that other operation.
+ */
+function siblings(document: OpenApiDocument, spec: ToolSpec, name: string): Set<string> {
+  const segments = spec.path.split('/');
+  const at = segments.indexOf(`{${name}}`);
+  const method = spec.method.toLowerCase();
+  const found = new Set<string>();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const other = path.split('/');
+    if (other.length !== segments.length || operations?.[method] === undefined) continue;
+    const literal = other[at] ?? '';
+    if (literal.startsWith('{')) continue;
+    const matches = segments.every(
+      (segment, i) =>
+        i === at || segment === other[i] || (segment.startsWith('{') && other[i]?.startsWith('{')),
+    );
+    if (matches) found.add(literal);
+  }
+  return found;
 }
 
 /** The `data` of the operation's success answers; several (200 and 201) become one object. */

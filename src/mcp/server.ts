@@ -132,11 +132,23 @@ async function callTool(
       field,
       message: `is not an argument of ${spec.name} (it takes: ${[...tool.arguments.keys()].join(', ') || 'none'})`,
     }));
-  // A path parameter left out or empty would name another route (or none): refused here as
-  // the API refuses any other missing field.
-  for (const [name, { place }] of tool.arguments) {
-    if (place === 'path' && name !== spec.caller && (args[name] ?? '') === '') {
+  // A path parameter left out or empty, a dot segment (which a URL resolves) or a value that
+  // names another operation would reach another route (or none): refused here as the API
+  // refuses any other bad field. Values in the path, the query string or a header are single
+  // values: a list or an object is refused, not sent as its JSON text.
+  for (const [name, { place, reserved }] of tool.arguments) {
+    const value = args[name];
+    if (place === 'path' && name !== spec.caller && (value ?? '') === '') {
       problems.push({ field: name, message: 'is required' });
+    } else if (place !== 'body' && value !== undefined && typeof value === 'object') {
+      problems.push({ field: name, message: 'must be a string' });
+    } else if (place === 'path' && (value === '.' || value === '..')) {
+      problems.push({ field: name, message: `cannot be "${value}"` });
+    } else if (typeof value === 'string' && reserved?.has(value) === true) {
+      problems.push({
+        field: name,
+        message: `cannot be "${value}", which names another operation`,
+      });
     }
   }
   if (problems.length > 0) {

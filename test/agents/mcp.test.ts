@@ -184,6 +184,31 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       );
     });
 
+    it('should refuse an id that would reach another route, and a list where one value goes', async () => {
+      const client = await clients.connect(kind);
+      const refusals: [string, Structured, string][] = [
+        ['get_listing', { id: '.' }, 'cannot be "."'],
+        ['get_listing', { id: '..' }, 'cannot be ".."'],
+        ['get_listing', { id: 'categories' }, 'which names another operation'],
+        ['get_listing', { id: 'feed.atom' }, 'which names another operation'],
+        ['get_negotiation', { session_id: '.' }, 'cannot be "."'],
+        ['delete_request', { id: '..', receipt_token: 'rq_x' }, 'cannot be ".."'],
+        ['get_listing', { id: { a: 1 } }, 'must be a string'],
+        ['search_catalog', { q: ['a', 'b'] }, 'must be a string'],
+      ];
+      for (const [tool, args, message] of refusals) {
+        const answer = await call(client, tool, args);
+        const field = Object.keys(args)[0] ?? '';
+        expect(errorOf(answer), `${tool} ${JSON.stringify(args)}`).toMatchObject({
+          code: 'validation_error',
+          details: [{ field, message: expect.stringContaining(message) as string }],
+        });
+      }
+      // A number where the API takes text in the path or query is the same text.
+      const listing = await call(client, 'get_listing', { id: 12345 });
+      expect(errorOf(listing).code).toBe('not_found');
+    });
+
     it('should search with compact summaries under 8 KB and read the full listing', async () => {
       const client = await clients.connect(kind);
       const search = await call(client, 'search_catalog');
