@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/http/secrets.js';
+import { rotateKey } from '../../src/modules/players/players.service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import { expectNoSecretsIn } from '../helpers/game-checks.js';
@@ -179,6 +181,41 @@ describe.each(testDialects)('players (%s)', (dialect) => {
       expect((await client.get(`/api/players/${me.id}`, me)).status).toBe(401);
       const fresh = { ...me, auth: { authorization: `Bearer ${rotated.body.data.api_key}` } };
       expect((await client.get(`/api/players/${me.id}`, fresh)).status).toBe(200);
+    });
+
+    it('should let only one of two rotations made with one key at once hand out a key', async () => {
+      const me = await client.newPlayer();
+      // Both rotations were authenticated with the same key before either replaced it.
+      const viewer = { id: me.id, keyHash: sha256Hex(me.key) };
+      const first = await rotateKey(t.store, viewer, me.id);
+      await expect(rotateKey(t.store, viewer, me.id)).rejects.toMatchObject({
+        code: 'unauthorized',
+      });
+      const works = (key: string) =>
+        client.get('/api/players/me', { ...me, auth: { authorization: `Bearer ${key}` } });
+      expect((await works(first.api_key)).status).toBe(200);
+      expect((await works(me.key)).status).toBe(401);
+
+      // Over HTTP, however the requests interleave: every key answered 200 works.
+      const racers = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          client.post<{ api_key: string }>(
+            `/api/players/${me.id}/rotate-key`,
+            {},
+            {
+              ...me,
+              auth: { authorization: `Bearer ${first.api_key}` },
+            },
+          ),
+        ),
+      );
+      const handedOut = racers.filter((racer) => racer.status === 200);
+      expect(handedOut).toHaveLength(1);
+      for (const racer of racers.filter((each) => each.status !== 200)) {
+        expect(racer.status).toBe(401);
+      }
+      for (const racer of handedOut)
+        expect((await works(racer.body.data.api_key)).status).toBe(200);
     });
   });
 

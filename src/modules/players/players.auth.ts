@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The player whose API key authenticated this request ('' on public routes). */
     playerId: string;
+    /** The SHA-256 of the API key that authenticated this request ('' on public routes). */
+    apiKeyHash: string;
   }
 }
 
@@ -32,16 +34,16 @@ export function authenticatedRoutes(
   return async (app, context) => {
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const key = bearerCredential(request.headers.authorization);
+      const keyHash = key === null || !API_KEY_PATTERN.test(key) ? undefined : sha256Hex(key);
       const playerId =
-        key === null || !API_KEY_PATTERN.test(key)
-          ? undefined
-          : await findPlayerIdByKeyHash(context.store.db, sha256Hex(key));
+        keyHash === undefined ? undefined : await findPlayerIdByKeyHash(context.store.db, keyHash);
       if (playerId === undefined) {
         // Answers 429 once this address has failed too often, 401 until then.
         await app.gameLimits.failedAuthentication(request, reply);
         throw unauthorized();
       }
       request.playerId = playerId;
+      request.apiKeyHash = keyHash ?? '';
       // Counted in this process, the answer is immediate: no promise to wait for.
       const counted = app.gameLimits.perPlayer(request, reply);
       if (counted !== undefined) await counted;

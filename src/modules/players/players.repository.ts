@@ -130,16 +130,19 @@ export async function insertPlayer(db: Db, player: NewPlayerRow): Promise<void> 
   await db.insertInto('players').values(player).execute();
 }
 
+/**
+ * Replaces the player's key hash, only if it is still `from`: of two rotations made with one key
+ * at once, one finds it replaced (false) instead of handing out a key the other overwrote.
+ */
 export async function replaceKeyHash(
   db: Db,
-  id: string,
-  keyHash: string,
-  now: string,
+  change: { id: string; from: string; to: string; now: string },
 ): Promise<boolean> {
   const result = await db
     .updateTable('players')
-    .set({ api_key_hash: keyHash, updated_at: now })
-    .where('id', '=', id)
+    .set({ api_key_hash: change.to, updated_at: change.now })
+    .where('id', '=', change.id)
+    .where('api_key_hash', '=', change.from)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }

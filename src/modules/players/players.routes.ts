@@ -175,7 +175,11 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store, confi
     },
     async (request) => ({
       success: true as const,
-      data: await rotateKey(store, request.playerId, request.params.id),
+      data: await rotateKey(
+        store,
+        { id: request.playerId, keyHash: request.apiKeyHash },
+        request.params.id,
+      ),
     }),
   );
 });

@@ -117,15 +117,25 @@ export async function getPlayer(store: Store, viewerId: string, id: string): Pro
   return playerView(row, row.id === viewerId);
 }
 
+/**
+ * A new key for the viewer, who authenticated with the key whose hash is `viewerKeyHash`. If that
+ * key was replaced meanwhile (another rotation with it, made at the same moment), it no longer
+ * authenticates anything: 401, and the key the other rotation returned stays the valid one.
+ */
 export async function rotateKey(
   store: Store,
-  viewerId: string,
+  viewer: { id: string; keyHash: string },
   id: string,
 ): Promise<PlayerView & { api_key: string }> {
-  if (id !== viewerId) throw new AppError('forbidden', 'You can only rotate your own API key.');
+  if (id !== viewer.id) throw new AppError('forbidden', 'You can only rotate your own API key.');
   const { key, hash } = newApiKey();
-  const at = new Date().toISOString();
-  if (!(await replaceKeyHash(store.db, id, hash, at))) throw notFound('Player');
+  const now = new Date().toISOString();
+  if (!(await replaceKeyHash(store.db, { id, from: viewer.keyHash, to: hash, now }))) {
+    throw new AppError(
+      'unauthorized',
+      'This API key was replaced by another rotation made with it meanwhile: use the key that rotation returned.',
+    );
+  }
   const row = await findPlayer(store.db, id);
   if (row === undefined) throw notFound('Player');
   return { ...playerView(row, true), api_key: key };
