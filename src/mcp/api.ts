@@ -78,21 +78,47 @@ export function fetchedApi(baseUrl: string): Api {
     const url = new URL(`${baseUrl}${call.path}`);
     for (const [name, value] of Object.entries(call.query)) url.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (call.authorization !== undefined) headers.authorization = call.authorization;
+    if (call.authorization !== undefined) headers.authorization = headerSafe(call.authorization);
     if (call.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, {
-      method: call.method,
-      headers,
-      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-    });
-    return {
-      status: response.status,
-      body: parseJson(await response.text()),
-      retryAfter: response.headers.get('retry-after') ?? undefined,
-      nextCursor: cursorOfNextLink(response.headers.get('link') ?? undefined),
-    };
+    try {
+      const response = await fetch(url, {
+        method: call.method,
+        headers,
+        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+      });
+      return {
+        status: response.status,
+        body: parseJson(await response.text()),
+        retryAfter: response.headers.get('retry-after') ?? undefined,
+        nextCursor: cursorOfNextLink(response.headers.get('link') ?? undefined),
+      };
+    } catch {
+      // The service stopped answering (a restart, say): a tool error to retry, not a protocol one.
+      return {
+        status: 503,
+        body: {
+          success: false,
+          error: `The service at ${baseUrl} did not answer; try again in a moment.`,
+          code: 'storage_unavailable',
+        },
+        retryAfter: '1',
+        nextCursor: undefined,
+      };
+    }
   };
 }
+
+/**
+ * A credential with characters no HTTP header may carry (a line break, a `€`) travels
+ * percent-encoded: no key or token holds such characters, so the API answers it as the wrong
+ * credential it is, as it answers the same call at /mcp, instead of the call failing here.
+ */
+const headerSafe = (value: string): string =>
+  value.replace(/[^\t\x20-\x7e]/gu, (character) =>
+    Buffer.from(character)
+      .toString('hex')
+      .replace(/../g, (byte) => `%${byte.toUpperCase()}`),
+  );
 
 function parseJson(text: string): unknown {
   try {

@@ -263,6 +263,20 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       expect(deleted.data).toEqual({ id, deleted: true });
     });
 
+    it('should answer a token no header can carry as the wrong token it is, never echoing it', async () => {
+      const client = await clients.connect(kind);
+      const filed = await call(client, 'file_request', {
+        task: `A tool that converts scanned invoices to JSON (${kind}).`,
+        kind: 'capability',
+      });
+      const { id } = filed.data as { id: string };
+      for (const token of ['rq_a\nb', 'rq_€uro']) {
+        const answer = await call(client, 'read_request', { id, receipt_token: token });
+        expect(errorOf(answer).code, JSON.stringify(token)).toBe('not_found');
+        expect(answer.text).not.toContain(token);
+      }
+    });
+
     it('should say how to give a key in words true for the transport', async () => {
       const client = await clients.connect(kind);
       const { tools } = await client.listTools();
@@ -283,6 +297,27 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
 });
 
 describe('the stdio server', () => {
+  it('should answer a tool error to retry, not a protocol error, when the service stops answering', async () => {
+    const gone = await createTestApp('sqlite', UNLIMITED);
+    const clients = mcpClients(() => base);
+    let base = '';
+    try {
+      base = await gone.app.listen({ port: 0, host: '127.0.0.1' });
+      const client = await clients.connect('stdio');
+      expect((await call(client, 'search_catalog', { q: 'browser' })).isError).toBe(false);
+      await gone.app.close();
+      const answer = await call(client, 'search_catalog', { q: 'browser' });
+      expect(errorOf(answer)).toMatchObject({
+        code: 'storage_unavailable',
+        error: `The service at ${base} did not answer; try again in a moment.`,
+        retry_after_seconds: 1,
+      });
+    } finally {
+      await clients.closeAll();
+      await gone.close();
+    }
+  });
+
   it('should stop with a clear message when the service cannot be reached', async () => {
     const result = await run(process.execPath, ['--import', 'tsx', 'src/mcp/stdio.ts'], {
       env: { PATH: process.env.PATH ?? '', BAZAAR_URL: 'http://127.0.0.1:1' },
