@@ -151,8 +151,34 @@ const BRIEF = 100;
 
 function briefly(text: string): string {
   if (text.length <= BRIEF) return text;
-  const end = text.search(/[.:;](\s|$)/);
-  return end === -1 || end > BRIEF * 2 ? text : text.slice(0, end + 1);
+  const end = firstSentenceEnd(text);
+  if (end !== -1 && end <= BRIEF * 2) return text.slice(0, end + 1);
+  // A first sentence this long is cut between words, and says so.
+  const space = text.lastIndexOf(' ', BRIEF * 2);
+  return space === -1 || text.length <= BRIEF * 2 ? text : `${text.slice(0, space)} …`;
+}
+
+/**
+ * Where the first sentence ends: a full stop before a space (or the end) outside parentheses and
+ * not that of `e.g.` or `i.e.`. A colon or semicolon ends no sentence: what follows it is what the
+ * sentence announced (`What you need: 20–2,000 characters…`). -1 if there is none.
+ */
+function firstSentenceEnd(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const character = text[i];
+    if (character === '(') depth++;
+    else if (character === ')') depth = Math.max(0, depth - 1);
+    else if (
+      character === '.' &&
+      depth === 0 &&
+      (i + 1 === text.length || /\s/.test(text[i + 1] ?? '')) &&
+      !/\b(e\.g|i\.e)$/.test(text.slice(Math.max(0, i - 3), i))
+    ) {
+      return i;
+    }
+  }
+  return -1;
 }
 
 /** A definition used fewer times than this is written in place: a reference would be longer. */
