@@ -70,6 +70,20 @@ describe('the front door for machines', () => {
     expect(response.body).toContain('(http://bazaar.test/agents.md)');
     // Before the sections: every capability, as an MCP tool and its REST operation.
     expect(response.body).toContain('- `get_me` (`GET /api/players/me`)');
+    // What it says needs no key answers without one; the rest of the game does not.
+    expect(response.body).toContain(
+      'Game calls other than registering, the product list and the leaderboard need `Authorization: Bearer <api_key>`',
+    );
+    for (const url of ['/api/products', '/api/leaderboard']) {
+      expect((await t.app.inject({ url })).statusCode, url).toBe(200);
+    }
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/players',
+      payload: { username: 'llms_reader', email: 'llms_reader@example.com' },
+    });
+    expect(registered.statusCode).toBe(201);
+    expect((await t.app.inject({ url: '/api/players/me' })).statusCode).toBe(401);
   });
 
   it('should serve the agent guide with this service’s address in every command', async () => {
