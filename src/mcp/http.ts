@@ -28,6 +28,14 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       app.swagger() as unknown as OpenApiDocument,
       toolSpecs('http', gameNumbers(config)),
     );
+    const invalid = invalidRequest(request.body);
+    if (invalid !== undefined) {
+      return reply.code(400).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: invalid, data: { code: 'malformed_request' } },
+      });
+    }
     const authorization = request.headers.authorization;
     const server = createMcpServer(tools, {
       version,
@@ -80,3 +88,32 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
   });
   return Promise.resolve();
 };
+
+/**
+ * Why a JSON body is no JSON-RPC 2.0 request, or undefined if it is one (a message, or a batch
+ * of them): JSON-RPC's -32600, Invalid Request. The transport answered such a body with -32700,
+ * which is for a body that is not JSON at all, and an empty batch with nothing.
+ */
+function invalidRequest(body: unknown): string | undefined {
+  if (Array.isArray(body)) {
+    if (body.length === 0) return 'Invalid Request: an empty batch.';
+    return body.map(invalidMessage).find((reason) => reason !== undefined);
+  }
+  return invalidMessage(body);
+}
+
+function invalidMessage(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return 'Invalid Request: a JSON-RPC message is an object.';
+  }
+  const { jsonrpc, method, id } = message as Record<string, unknown>;
+  if (jsonrpc !== '2.0') return 'Invalid Request: "jsonrpc" must be "2.0".';
+  if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') {
+    return 'Invalid Request: "id" must be a string or a number (or absent, for a notification).';
+  }
+  const isResponse = id !== undefined && ('result' in message || 'error' in message);
+  if (typeof method !== 'string' && !isResponse) {
+    return 'Invalid Request: "method" must be a string.';
+  }
+  return undefined;
+}

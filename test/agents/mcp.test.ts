@@ -133,6 +133,27 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         data: { code: 'invalid_json' },
       },
     });
+    // JSON that is no JSON-RPC request is Invalid Request (-32600), not a parse error.
+    for (const payload of [
+      '{"id": 1, "method": "ping"}',
+      '{"jsonrpc": "1.0", "id": 1, "method": "ping"}',
+      '{"jsonrpc": "2.0", "id": null, "method": "ping"}',
+      '{"jsonrpc": "2.0", "id": 1}',
+      '"hello"',
+      'null',
+      '[]',
+      '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, 5]',
+    ]) {
+      const invalid = await post(payload);
+      expect(invalid.statusCode, payload).toBe(400);
+      expect(invalid.json(), payload).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, data: { code: 'malformed_request' } },
+      });
+    }
+    const ping = await post('{"jsonrpc": "2.0", "id": "p", "method": "ping"}');
+    expect(ping.json()).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
     const notJson = await post('method=tools/list', 'application/x-www-form-urlencoded');
     expect(notJson.statusCode).toBe(415);
     expect(notJson.json()).toMatchObject({
