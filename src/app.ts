@@ -111,18 +111,26 @@ export async function buildApp(options: AppOptions) {
 
   await registerCors(app, config.corsOrigins);
 
+  // An object of its own: the OpenAPI types do not know its `x-` extension.
+  const info = {
+    title: 'Bazaar API',
+    version: API_VERSION,
+    description:
+      'Capability discovery (search documented tools, agents and frameworks; file a request and ' +
+      'follow it with a private receipt token) and a price-negotiation game (register, haggle ' +
+      'with an automated seller, climb the leaderboard). Every JSON response uses the envelope ' +
+      '`{ success, data }` or `{ success: false, error, code }`.',
+    // This service's game settings, for clients that state the rules (the stdio MCP server).
+    'x-game': {
+      idle_minutes: config.haggleIdleMinutes,
+      max_active: config.haggleMaxActive,
+      cooldown_minutes: config.haggleCooldownMinutes,
+    },
+  };
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Bazaar API',
-        version: API_VERSION,
-        description:
-          'Capability discovery (search documented tools, agents and frameworks; file a request and ' +
-          'follow it with a private receipt token) and a price-negotiation game (register, haggle ' +
-          'with an automated seller, climb the leaderboard). Every JSON response uses the envelope ' +
-          '`{ success, data }` or `{ success: false, error, code }`.',
-      },
+      info,
       servers: config.publicBaseUrl === null ? [] : [{ url: config.publicBaseUrl }],
       components: {
         securitySchemes: {

@@ -18,7 +18,7 @@ interface Operation {
 
 /** The parts of an OpenAPI document the tools are built from. */
 export interface OpenApiDocument {
-  info: { version: string };
+  info: { version: string } & Record<string, unknown>;
   paths: Record<string, Record<string, Operation> | undefined>;
 }
 

@@ -3,7 +3,7 @@ import { fetchedApi } from './api.js';
 import { compileTools, type OpenApiDocument } from './schemas.js';
 import { createMcpServer } from './server.js';
 import { toolSpecs } from './tools.js';
-import { DEFAULT_GAME_NUMBERS } from './words.js';
+import { statedGameNumbers } from './words.js';
 
 /**
  * The MCP server over stdio, for agent clients that launch local servers (`npm run -s mcp`).
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   }
   const document = (await response.json()) as OpenApiDocument;
 
-  const tools = compileTools(document, toolSpecs('stdio', DEFAULT_GAME_NUMBERS));
+  const tools = compileTools(document, toolSpecs('stdio', statedGameNumbers(document.info)));
   const server = createMcpServer(tools, {
     version: document.info.version,
     transport: 'stdio',

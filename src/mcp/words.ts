@@ -17,6 +17,19 @@ export const gameNumbers = (config: {
   haggleMaxActive: number;
 }): GameNumbers => ({ idleMinutes: config.haggleIdleMinutes, maxActive: config.haggleMaxActive });
 
+/**
+ * The numbers a service states in its OpenAPI document (`info['x-game']`), for the stdio server,
+ * which reads the document of the service it calls; the defaults where it states none.
+ */
+export function statedGameNumbers(info: Record<string, unknown>): GameNumbers {
+  const stated = info['x-game'] as { idle_minutes?: unknown; max_active?: unknown } | undefined;
+  const { idle_minutes: idleMinutes, max_active: maxActive } = stated ?? {};
+  return {
+    idleMinutes: typeof idleMinutes === 'number' ? idleMinutes : DEFAULT_GAME_NUMBERS.idleMinutes,
+    maxActive: typeof maxActive === 'number' ? maxActive : DEFAULT_GAME_NUMBERS.maxActive,
+  };
+}
+
 const nth = (n: number) => (n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`);
 
 /** The seller's public rules, from its own constants. */

@@ -339,6 +339,32 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
 });
 
 describe('the stdio server', () => {
+  it("should state the rules with the service's own numbers, read from its OpenAPI document", async () => {
+    const configured = await createTestApp('sqlite', {
+      HAGGLE_MAX_ACTIVE: '5',
+      HAGGLE_IDLE_MINUTES: '60',
+    });
+    let base = '';
+    const clients = mcpClients(() => base);
+    try {
+      base = await configured.app.listen({ port: 0, host: '127.0.0.1' });
+      const document = await configured.app.inject({ url: '/openapi.json' });
+      expect(document.json<{ info: Structured }>().info['x-game']).toEqual({
+        idle_minutes: 60,
+        max_active: 5,
+        cooldown_minutes: configured.config.haggleCooldownMinutes,
+      });
+      const { tools } = await (await clients.connect('stdio')).listTools();
+      const start = tools.find((tool) => tool.name === 'start_negotiation')?.description ?? '';
+      expect(start).toContain('no offer for 60 minutes');
+      expect(start).toContain('at most 5');
+      expect(start).not.toContain('15 minutes');
+    } finally {
+      await clients.closeAll();
+      await configured.close();
+    }
+  });
+
   it('should answer a tool error to retry, not a protocol error, when the service stops answering', async () => {
     const gone = await createTestApp('sqlite', UNLIMITED);
     const clients = mcpClients(() => base);
