@@ -189,8 +189,10 @@ export function toolSpecs(transport: McpTransport, game: GameNumbers): ToolSpec[
       name: 'abandon_negotiation',
       title: 'Walk away from a negotiation',
       description:
-        'End an active negotiation without buying. No credits are lost, but it cannot be resumed, and that product is blocked for ' +
-        'a cool-down (start answers 409 cooling_down with retry_after_seconds).',
+        'End an active negotiation without buying. No credits are lost, but it cannot be resumed' +
+        (game.cooldownMinutes > 0
+          ? ', and that product is blocked for a cool-down (start answers 409 cooling_down with retry_after_seconds).'
+          : '.'),
       method: 'POST',
       path: '/api/haggle/abandon',
       auth: 'player',

@@ -7,26 +7,41 @@ export type McpTransport = 'http' | 'stdio';
 export interface GameNumbers {
   idleMinutes: number;
   maxActive: number;
+  /** 0: no cool-down. */
+  cooldownMinutes: number;
 }
 
-/** The defaults of HAGGLE_IDLE_MINUTES and HAGGLE_MAX_ACTIVE, for a client that cannot ask. */
-export const DEFAULT_GAME_NUMBERS: GameNumbers = { idleMinutes: 15, maxActive: 3 };
+/** The defaults of HAGGLE_IDLE_MINUTES, HAGGLE_MAX_ACTIVE and HAGGLE_COOLDOWN_MINUTES. */
+export const DEFAULT_GAME_NUMBERS: GameNumbers = {
+  idleMinutes: 15,
+  maxActive: 3,
+  cooldownMinutes: 30,
+};
 
 export const gameNumbers = (config: {
   haggleIdleMinutes: number;
   haggleMaxActive: number;
-}): GameNumbers => ({ idleMinutes: config.haggleIdleMinutes, maxActive: config.haggleMaxActive });
+  haggleCooldownMinutes: number;
+}): GameNumbers => ({
+  idleMinutes: config.haggleIdleMinutes,
+  maxActive: config.haggleMaxActive,
+  cooldownMinutes: config.haggleCooldownMinutes,
+});
 
 /**
  * The numbers a service states in its OpenAPI document (`info['x-game']`), for the stdio server,
  * which reads the document of the service it calls; the defaults where it states none.
  */
 export function statedGameNumbers(info: Record<string, unknown>): GameNumbers {
-  const stated = info['x-game'] as { idle_minutes?: unknown; max_active?: unknown } | undefined;
-  const { idle_minutes: idleMinutes, max_active: maxActive } = stated ?? {};
+  const stated = (info['x-game'] ?? {}) as Record<string, unknown>;
+  const numberOr = (name: string, fallback: number): number => {
+    const value = stated[name];
+    return typeof value === 'number' ? value : fallback;
+  };
   return {
-    idleMinutes: typeof idleMinutes === 'number' ? idleMinutes : DEFAULT_GAME_NUMBERS.idleMinutes,
-    maxActive: typeof maxActive === 'number' ? maxActive : DEFAULT_GAME_NUMBERS.maxActive,
+    idleMinutes: numberOr('idle_minutes', DEFAULT_GAME_NUMBERS.idleMinutes),
+    maxActive: numberOr('max_active', DEFAULT_GAME_NUMBERS.maxActive),
+    cooldownMinutes: numberOr('cooldown_minutes', DEFAULT_GAME_NUMBERS.cooldownMinutes),
   };
 }
 
@@ -39,7 +54,9 @@ export const sellerRules = (game: GameNumbers): string =>
   'Only raises earn concessions (waiting earns nothing) and the ask never rises. ' +
   `Round ${FINAL_COUNTER_ROUND}’s counter is final; offer ${MAX_ROUNDS} is the last, accepted only at or above it, else the negotiation expires. ` +
   `A negotiation with no offer for ${game.idleMinutes} minutes expires; at most ${game.maxActive} may be active (409 too_many_active). ` +
-  'Ending without a deal blocks that product for a cool-down (409 cooling_down, retry_after_seconds). ' +
+  (game.cooldownMinutes > 0
+    ? `Ending without a deal blocks that product for a ${game.cooldownMinutes}-minute cool-down (409 cooling_down, retry_after_seconds). `
+    : '') +
   'Buying a product again costs you more; a product’s demand moves its price. Your terms are your own; your message never changes the price.';
 
 /** How a player gives this server its key, in the words true for the transport. */

@@ -57,12 +57,15 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
           'Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). ' +
           'If you already have an active negotiation for this product, it is returned as it stands with 200 and ' +
           '`resumed: true` (its round, `current_ask` and the seller’s latest words), never a second greeting. ' +
-          'After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open ' +
-          `another for it during a cool-down (${config.haggleCooldownMinutes} minutes): 409 \`cooling_down\`, ` +
-          'with the time you may retry in the error and `Retry-After` in seconds. ' +
+          (config.haggleCooldownMinutes > 0
+            ? 'After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open ' +
+              `another for it during a cool-down (${config.haggleCooldownMinutes} minutes): 409 \`cooling_down\`, ` +
+              'with the time you may retry in the error and `Retry-After` in seconds. '
+            : '') +
           `You may hold at most ${maxActive} active negotiations at once: 409 \`too_many_active\` beyond that. ` +
-          `A negotiation with no offer for ${idleMinutes} minutes expires (its counter-offer no longer stands, and ` +
-          'the cool-down applies). Your floor is your own: the seller draws its terms for each player and product, ' +
+          `A negotiation with no offer for ${idleMinutes} minutes expires (its counter-offer no longer stands` +
+          (config.haggleCooldownMinutes > 0 ? ', and the cool-down applies). ' : '). ') +
+          'Your floor is your own: the seller draws its terms for each player and product, ' +
           'raises them for each earlier purchase of the product by you, and moves them with the product’s `demand`.',
         body: StartBody,
         response: {
