@@ -67,4 +67,5 @@ export const keyAdvice = (transport: McpTransport): string =>
 
 /** The `unauthorized` sentence for a tool call, in place of the HTTP API's own advice. */
 export const noKeyError = (transport: McpTransport): string =>
-  `No valid API key came with this call. ${keyAdvice(transport)} No key yet? Call register.`;
+  `No valid API key came with this call. ${keyAdvice(transport)} No key yet? Call register. ` +
+  'Rotated it? Only the key rotate_key returned works now.';

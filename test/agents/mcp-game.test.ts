@@ -160,7 +160,12 @@ describe.each(testDialects)('the game over MCP (%s)', (dialect) => {
         // The stdio session switched to the new key.
         expect(after.data.id).toBe(registered.data.id);
       } else {
-        expect(errorOf(after).code).toBe('unauthorized');
+        expect(errorOf(after)).toMatchObject({
+          code: 'unauthorized',
+          error: expect.stringContaining(
+            'Rotated it? Only the key rotate_key returned works now.',
+          ) as string,
+        });
         const renewed = await clients.connect('http', newKey);
         expect((await call(renewed, 'get_me')).data.id).toBe(registered.data.id);
       }
