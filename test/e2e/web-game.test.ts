@@ -109,28 +109,34 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     // the warning are on the screen, not under the box.
     const third = cheapest[2] as Product;
     await page.setViewportSize({ width: 375, height: 667 });
-    await page.goto(`${app.base()}/play`);
-    await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
-    await page.getByLabel('Your offer (credits)').fill('0.01');
-    await page.getByRole('button', { name: 'Make offer' }).click();
-    await expect.poll(() => page.locator('.alert-warning').textContent()).toMatch(/insulting/);
-    const seen = await page.evaluate(() => {
-      const inView = (element: Element | null) => {
-        const box = element?.getBoundingClientRect();
-        return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
-      };
-      const answer = document.querySelector('.chat > li:last-child');
-      const box = answer?.getBoundingClientRect();
-      const covering =
-        box === undefined ? null : document.elementFromPoint(box.left + 5, box.top + 5);
-      return {
-        answer: inView(answer),
-        covered: covering === null || answer?.contains(covering) !== true,
-        warning: inView(document.querySelector('.alert-warning')),
-      };
-    });
-    expect(seen).toEqual({ answer: true, covered: false, warning: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
+    try {
+      await page.goto(`${app.base()}/play`);
+      await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
+      await page.getByLabel('Your offer (credits)').fill('0.01');
+      await page.getByRole('button', { name: 'Make offer' }).click();
+      await expect.poll(() => page.locator('.alert-warning').textContent()).toMatch(/insulting/);
+      // Polled: the page may still be scrolling the answer into view when the warning appears.
+      const seen = () =>
+        page.evaluate(() => {
+          const inView = (element: Element | null) => {
+            const box = element?.getBoundingClientRect();
+            return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+          };
+          const answer = document.querySelector('.chat > li:last-child');
+          const box = answer?.getBoundingClientRect();
+          const covering =
+            box === undefined ? null : document.elementFromPoint(box.left + 5, box.top + 5);
+          return {
+            answer: inView(answer),
+            covered: covering === null || answer?.contains(covering) !== true,
+            warning: inView(document.querySelector('.alert-warning')),
+          };
+        });
+      await expect.poll(seen).toEqual({ answer: true, covered: false, warning: true });
+    } finally {
+      // Back to the desktop layout even when a check failed, so later tests find the menu.
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
 
     // The question takes focus at once, and Escape is "no".
     const walk = page.getByRole('button', { name: 'Walk away' });
