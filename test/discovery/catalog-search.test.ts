@@ -19,6 +19,8 @@ const searchTable: {
   { q: 'Playwright', top: 'playwright' },
   { q: 'playw', top: 'playwright-mcp' }, // prefix: names matching first, then by name
   { q: 'fastm', only: ['fastmcp', 'mcp-python-sdk'] }, // prefix, in a name and a description
+  { q: 'lang', includes: ['langchain', 'langfuse', 'langflow', 'langgraph', 'langchain4j'] }, // a word, and a prefix
+  { q: '11labs', top: 'elevenlabs' }, // an alias
   { q: 'Qdránt', top: 'qdrant' }, // accents ignored
   { q: 'ELASTIC LICENSE', includes: ['arize-phoenix'] }, // words from limitations
   { q: 'knowledge graph', top: 'mcp-server-memory' }, // words from a description

@@ -25,8 +25,6 @@ const FILTER_FACTOR = 10;
 const RELATIVE_CUTOFF = 0.25;
 /** Indexed terms a last word may stand for as a prefix (the most frequent ones). */
 const PREFIX_TERMS = 8;
-/** A last word in fewer listings than this also stands for the words it starts ("vec"). */
-const PREFIX_RARE = 3;
 /** A prefix weighs a little less than a word as typed. */
 const PREFIX_WEIGHT = 0.9;
 
@@ -56,10 +54,10 @@ function nearest(terms: readonly string[], word: string): string | undefined {
 }
 
 /**
- * Words the index does not know: the last one stands for the terms it starts (search as you
- * type; so does a last word in very few listings); any other, or a last one that starts none,
- * is replaced by the nearest catalog word, if one is near enough. Known words, and words in a
- * concept phrase, are never replaced.
+ * The last word also stands for the terms it starts (search as you type), known or not. Any
+ * other word the index does not know, or an unknown last one that starts none, is replaced by
+ * the nearest catalog word, if one is near enough. Known words, and words in a concept phrase,
+ * are never replaced.
  */
 async function resolveUnknown(
   store: Store,
@@ -74,7 +72,7 @@ async function resolveUnknown(
     const term = typed.terms[0] ?? '';
     const known = lists.get(term);
     const last = i === groups.length - 1;
-    if (known !== undefined && !(last && known.df < PREFIX_RARE)) continue;
+    if (known !== undefined && !last) continue;
     if (last) {
       const starting = await termsStartingWith(store.db, group.words, 200);
       const terms = starting

@@ -148,7 +148,13 @@ export function rank(
         if (found === undefined) continue;
         if (found.df > found.seqs.length) truncated = true;
         widest = Math.max(widest, found.df);
-        const weight = equivalent ? typedIdf / alternative.terms.length : idf(found.df, size);
+        // A prefix of a word the catalog knows weighs no more than that word: "lang" finds
+        // Langfuse after the listings that say "lang".
+        const weight = equivalent
+          ? typedIdf / alternative.terms.length
+          : alternative.kind === 'prefix'
+            ? Math.min(idf(found.df, size), typedIdf)
+            : idf(found.df, size);
         for (let j = 0; j < found.seqs.length; j++) {
           const seq = found.seqs[j] as number;
           if (count[seq] === 0) altSeqs.push(seq);
