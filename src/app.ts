@@ -95,7 +95,9 @@ export async function buildApp(options: AppOptions) {
   app.removeContentTypeParser('text/plain');
   // No body at all is no JSON syntax error, whatever Content-Type says: many clients send
   // `Content-Type: application/json` on every request, a DELETE included.
-  const json = app.getDefaultJsonParser('error', 'error');
+  // A `__proto__` key (or `constructor.prototype`), which could reach every object's prototype,
+  // is dropped like any other field an operation does not take.
+  const json = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();

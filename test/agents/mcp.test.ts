@@ -152,6 +152,9 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         error: { code: -32600, data: { code: 'malformed_request' } },
       });
     }
+    // A __proto__ key is dropped, as any unknown field is ignored.
+    const proto = await post('{"jsonrpc": "2.0", "id": 1, "method": "ping", "__proto__": {}}');
+    expect(proto.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     const ping = await post('{"jsonrpc": "2.0", "id": "p", "method": "ping"}');
     expect(ping.json()).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
     const notJson = await post('method=tools/list', 'application/x-www-form-urlencoded');

@@ -77,6 +77,23 @@ describe.each(testDialects)('error envelope (%s)', (dialect) => {
       expect(response.json()).toMatchObject({ success: false, code: 'invalid_json' });
     });
 
+    it('should drop a __proto__ key like any field an operation does not take', async () => {
+      for (const payload of [
+        '{"name": "abc", "age": 3, "__proto__": {"admin": true}}',
+        '{"name": "abc", "age": 3, "constructor": {"prototype": {"admin": true}}}',
+      ]) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/test/echo',
+          headers: { 'content-type': 'application/json' },
+          payload,
+        });
+        expect(response.statusCode, payload).toBe(200);
+        expect(response.json(), payload).toEqual({ success: true, data: { name: 'abc', age: 3 } });
+        expect(({} as Record<string, unknown>).admin).toBeUndefined();
+      }
+    });
+
     it('should take an empty body declared as JSON as no body, not as a syntax error', async () => {
       const headers = { 'content-type': 'application/json' };
       const none = await t.app.inject({ method: 'DELETE', url: '/test/nobody', headers });
