@@ -54,6 +54,9 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);
     }
+    // The answer is always JSON: a client that takes JSON (no Accept, `*/*`, `application/*`)
+    // is served, although the transport wants both types named; any other Accept stays 406.
+    if (takesJson(request.headers.accept)) headers.set('accept', MCP_ACCEPT);
     // The transport reads only the method, headers and body: the URL's origin is a constant, so
     // a Host that is no valid authority (`a b`, `x@y`) cannot fail the request.
     const response = await transport.handleRequest(
@@ -116,4 +119,16 @@ function invalidMessage(message: unknown): string | undefined {
     return 'Invalid Request: "method" must be a string.';
   }
   return undefined;
+}
+
+/** What MCP clients send, and the transport requires, on a POST. */
+const MCP_ACCEPT = 'application/json, text/event-stream';
+
+/** Whether an Accept header lets the answer be JSON (ignoring `q=0`, which no client sends). */
+function takesJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept
+    .split(',')
+    .map((range) => (range.split(';')[0] ?? '').trim().toLowerCase())
+    .some((type) => type === 'application/json' || type === 'application/*' || type === '*/*');
 }

@@ -174,6 +174,35 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     expect(rest.json()).toMatchObject({ success: false, code: 'invalid_json' });
   });
 
+  it('should serve any client that takes JSON, and refuse one that does not with 406', async () => {
+    const ping = (accept?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          'content-type': 'application/json',
+          ...(accept === undefined ? {} : { accept }),
+        },
+        payload: '{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
+      });
+    for (const accept of [
+      undefined,
+      '*/*',
+      'application/json',
+      'application/*;q=0.9',
+      'text/html, */*',
+    ]) {
+      const answered = await ping(accept);
+      expect(answered.statusCode, accept).toBe(200);
+      expect(answered.json(), accept).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    }
+    for (const accept of ['text/html', 'text/event-stream']) {
+      const refused = await ping(accept);
+      expect(refused.statusCode, accept).toBe(406);
+      expect(refused.json(), accept).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    }
+  });
+
   it('should answer a malformed tools/call with -32602 (invalid params), not an internal error', async () => {
     for (const params of [
       { name: 'search_catalog', arguments: 'x' },
