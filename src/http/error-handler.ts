@@ -36,6 +36,9 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
     done(start !== -1 && !decodable(request.url.slice(start + 1)) ? badUrl() : undefined);
   });
   const routes: { pattern: RegExp; methods: string[] }[] = [];
+  // By path: the methods of the routes that name it whole (no parameter), which the router
+  // prefers to any route with a parameter.
+  const named = new Map<string, string[]>();
   app.addHook('onRoute', (route: RouteOptions) => {
     // OPTIONS is answered for every path by the CORS preflight; it says nothing about a path.
     const methods = [route.method].flat().filter((method) => method !== 'OPTIONS');
@@ -44,25 +47,36 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
     const known = routes.find((entry) => entry.pattern.source === pattern.source);
     if (known === undefined) routes.push({ pattern, methods });
     else known.methods.push(...methods);
+    if (!/[:*]/.test(route.url)) {
+      const path = pathOf(route.url);
+      named.set(path, [...(named.get(path) ?? []), ...methods]);
+    } else {
+      // GET /api/haggle/start would reach GET /api/haggle/:sessionId and be refused as no id:
+      // a path another route names is that route's, and this method is not allowed on it.
+      const own = (
+        request: FastifyRequest,
+        _reply: FastifyReply,
+        done: (error?: Error) => void,
+      ) => {
+        const allowed = named.get(pathOf(request.url));
+        done(
+          allowed === undefined
+            ? undefined
+            : methodNotAllowed(request.raw.method ?? request.method, allowed),
+        );
+      };
+      route.onRequest = [own, ...[route.onRequest ?? []].flat()];
+    }
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.url.split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
-    const allowed = [
+    const path = pathOf(request.url);
+    const allowed = named.get(path) ?? [
       ...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((r) => r.methods)),
     ];
     // A route that takes this method but found nothing (a missing static file) is a plain 404.
     if (allowed.length > 0 && !allowed.includes(request.method)) {
-      return send(
-        reply,
-        new AppError(
-          'method_not_allowed',
-          `${request.method} is not allowed here; use ${allowed.join(' or ')}.`,
-          {
-            headers: { allow: allowed.join(', ') },
-          },
-        ),
-      );
+      return send(reply, methodNotAllowed(request.method, allowed));
     }
     const page = notFoundPage?.(request, reply);
     if (page !== undefined) return page;
@@ -77,6 +91,18 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
     return send(reply, known);
   });
 }
+
+/** A request's path without its query and trailing slashes, as routes are matched. */
+const pathOf = (url: string): string => (url.split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
+
+const methodNotAllowed = (method: string, allowed: readonly string[]) =>
+  new AppError(
+    'method_not_allowed',
+    `${method} is not allowed here; use ${allowed.join(' or ')}.`,
+    {
+      headers: { allow: allowed.join(', ') },
+    },
+  );
 
 /** A route's URL (`/api/players/:id`) as a pattern matching the paths it serves. */
 function patternOf(url: string): RegExp {

@@ -149,6 +149,41 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(String(players.headers.allow).split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
     });
 
+    it('should not let a route with a parameter take a path another route names', async () => {
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/api/players',
+        payload: { username: 'method_probe', email: 'method_probe@example.com' },
+      });
+      const headers = {
+        authorization: `Bearer ${registered.json<{ data: { api_key: string } }>().data.api_key}`,
+      };
+      // GET /api/haggle/{sessionId} would take these paths; they are POST operations.
+      for (const [method, url] of [
+        ['GET', '/api/haggle/start'],
+        ['HEAD', '/api/haggle/offer'],
+        ['GET', '/api/haggle/accept/'],
+        ['PUT', '/api/haggle/abandon'],
+      ] as const) {
+        const response = await t.app.inject({ method, url, headers });
+        expect(response.statusCode, `${method} ${url}`).toBe(405);
+        expect(response.headers.allow, `${method} ${url}`).toBe('POST');
+        if (method !== 'HEAD') {
+          expect(response.json()).toEqual({
+            success: false,
+            error: `${method} is not allowed here; use POST.`,
+            code: 'method_not_allowed',
+          });
+        }
+      }
+      // The route's own paths are unchanged.
+      const session = await t.app.inject({
+        url: '/api/haggle/0b7f1c2a-0000-4000-8000-000000000000',
+        headers,
+      });
+      expect(session.statusCode).toBe(404);
+    });
+
     it('should still answer an unknown path 404', async () => {
       const response = await t.app.inject({ method: 'DELETE', url: '/api/nothing' });
       expect(response.statusCode).toBe(404);
