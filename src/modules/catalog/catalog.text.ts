@@ -119,7 +119,8 @@ export function editDistance(a: string, b: string): number {
  * How near a vocabulary word must be for an unknown query word to be taken for it (a score, the
  * higher the nearer; undefined when not near). The first letter is kept (or swapped with the
  * second): a word that starts otherwise is another word ("golang" is not "colang"). Then: one
- * edit in a word of six letters or more; in a shorter one, two letters swapped ("agnet") or one
+ * edit in a word of six letters or more; in a shorter one, two letters swapped ("agnet"; not in
+ * a word of four, where a swap as often makes another word: "mail" is not "mali") or one
  * letter added or dropped keeping most trigrams, never one replaced, which so often makes another
  * word ("mail" is not "main", "scala" not "scale"); two edits in one of seven or more that keeps
  * many; or, in one of six or more, three at most, most trigrams shared, and the word not cut
@@ -129,7 +130,7 @@ export function editDistance(a: string, b: string): number {
 export function closeEnough(word: string, term: string): number | undefined {
   if (word.length < 4 || Math.abs(word.length - term.length) > 3) return undefined;
   const letters = (text: string) => Array.from(text).sort().join('');
-  const swap = word.length === term.length && letters(word) === letters(term);
+  const swap = word.length > 4 && word.length === term.length && letters(word) === letters(term);
   if (word[0] !== term[0] && !(swap && word[1] === term[0])) return undefined;
   const similarity = trigramSimilarity(word, term);
   const edits = editDistance(word, term);
