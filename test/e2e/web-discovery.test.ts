@@ -54,6 +54,50 @@ describe.skipIf(skipBrowser)(
       await expect.poll(() => page.locator('.cards > li').count()).toBe(48);
     });
 
+    it('should move focus to the first new listing after "Show more"', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog?kind=agent`);
+      await expect.poll(() => page.locator('.cards > li').count()).toBe(24);
+      await page.getByRole('button', { name: 'Show more' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.cards > li').count()).toBeGreaterThan(24);
+      const first = await page.locator('.cards > li h2 a').nth(24).textContent();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(first);
+    });
+
+    it('should not leave the last results under a search that failed, and offer to retry', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog`);
+      await expect.poll(() => page.locator('.cards > li').count()).toBe(24);
+      const failing = /\/api\/catalog\?/;
+      try {
+        await page.route(failing, (route) =>
+          route.fulfill({
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '1' },
+            body: JSON.stringify({ success: false, error: 'Slow down.', code: 'rate_limited' }),
+          }),
+        );
+        await page.getByLabel('Describe what you need, or name a tool').fill('database');
+        await expect
+          .poll(() => page.locator('.alert-error').textContent())
+          .toMatch(/Too many requests at once\. Try again in 1 second\./);
+        expect(await page.locator('.cards > li').count()).toBe(0);
+      } finally {
+        // Even when a check failed: later tests share the page.
+        await page.unroute(failing);
+      }
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await expect.poll(() => page.locator('.cards > li').count()).toBeGreaterThan(0);
+      expect(await page.locator('.alert-error').count()).toBe(0);
+
+      // A filter value from a mangled link is said to be the link's, not the reader's input.
+      await page.goto(`${app.base()}/catalog?kind=bogus`);
+      await expect
+        .poll(() => page.locator('.alert-error').textContent())
+        .toMatch(/This link asks for a kind the catalog does not know \(“bogus”\)/);
+    });
+
     it('should say when it corrected a search, and offer a request when nothing fits', async () => {
       const page = app.page();
       await page.goto(`${app.base()}/catalog?q=langchian`);

@@ -102,8 +102,23 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     const second = cheapest[1] as Product;
     await page.goto(`${app.base()}/play`);
     await page.getByRole('button', { name: `Haggle for ${second.name}` }).click();
-    await page.getByRole('button', { name: /^Pay the asking price / }).click();
+    // An offer above the seller's price would be taken at that price: the page asks first.
+    const ask = Number(await page.locator('.price-line .ask').textContent());
+    const offer = page.getByLabel('Your offer (credits)');
+    await offer.fill((ask + 1).toFixed(2));
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    await expect
+      .poll(() => page.getByRole('alertdialog').textContent())
+      .toMatch(`The seller asks only ${ask.toFixed(2)}`);
+    await page.getByRole('button', { name: 'Change my offer' }).click();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Make offer');
+    expect(await page.locator('.rounds-text').textContent()).toBe('10 offers left');
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    await page.getByRole('button', { name: `Pay ${ask.toFixed(2)} instead` }).click();
     await expect.poll(() => page.locator('#deal-heading').textContent()).toMatch(/Deal!/);
+    expect(await page.locator('.deal-numbers').textContent()).toMatch(`Paid ${ask.toFixed(2)}`);
 
     // On a phone the offer box follows the conversation: after an offer, the seller's answer and
     // the warning are on the screen, not under the box.
@@ -115,6 +130,9 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       await page.getByLabel('Your offer (credits)').fill('0.01');
       await page.getByRole('button', { name: 'Make offer' }).click();
       await expect.poll(() => page.locator('.alert-warning').textContent()).toMatch(/insulting/);
+      // After an insulting offer, no quick amount is a small raise of it (still insulting).
+      expect(await page.getByRole('button', { name: /^Raise / }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^60 % of market/ }).count()).toBe(1);
       // Polled: the page may still be scrolling the answer into view when the warning appears.
       const seen = () =>
         page.evaluate(() => {
@@ -173,6 +191,10 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .poll(() => page.getByRole('rowheader', { name: cheapest[0]?.name }).count())
       .toBe(1);
     await app.audit('account', { plainWords: true });
+    // The key this browser keeps is shown again on request (the first page that showed it is gone).
+    expect(await page.locator('#api-key').count()).toBe(0);
+    await page.getByRole('button', { name: 'Show key' }).click();
+    expect(await page.locator('#api-key').textContent()).toBe(apiKey);
 
     // More negotiations than one page holds.
     const me = await api('/api/players/me');

@@ -2,6 +2,9 @@
 export const credits = (amount: number) =>
   amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/** A count as people read it: 3,000. */
+export const count = (value: number) => value.toLocaleString('en-US');
+
 export const date = (iso: string) =>
   new Date(iso).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
 
@@ -10,7 +13,10 @@ export const time = (iso: string) =>
 
 /** A wait in seconds as people say it: "about 20 minutes", "45 seconds". */
 export function wait(seconds: number): string {
-  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} seconds`;
+  if (seconds < 90) {
+    const whole = Math.max(1, Math.round(seconds));
+    return whole === 1 ? '1 second' : `${whole} seconds`;
+  }
   const minutes = Math.round(seconds / 60);
   if (minutes < 90) return `about ${minutes} minutes`;
   return `about ${Math.round(minutes / 60)} hours`;

@@ -55,6 +55,10 @@ export function problemText(failure: unknown): string {
       .find(Boolean);
     return first ?? 'Some of what you entered is not in the expected form. Check it and try again.';
   }
+  if (failure.code === 'too_many_active' && failure.retryAfter !== null) {
+    // The wait is for the oldest to end by itself; walking away frees a place at once.
+    return `${codes.too_many_active} Otherwise a place frees up in ${wait(failure.retryAfter)}, when the oldest ends by itself.`;
+  }
   if (failure.code === 'cooling_down') {
     const when = failure.retryAfter === null ? 'a little while' : wait(failure.retryAfter);
     return `You ended a negotiation for this product without a deal recently. You can open a new one in ${when}.`;

@@ -5,9 +5,11 @@ import { credits } from '../format';
 export const cents = (amount: number) => Math.round(amount * 100) / 100;
 
 /**
- * Amounts one tap away: opening moves first, then a raise and meeting the seller halfway. None
- * on the last offer against the seller's final price: any of them would end the negotiation,
- * and accepting the price is a button of its own.
+ * Amounts one tap away: opening moves first, then a raise and meeting the seller halfway. After
+ * an offer below the first opening move the opening moves again: a small raise of an offer the
+ * seller found insulting can be insulting still. None on the last offer against the seller's
+ * final price: any of them would end the negotiation, and accepting the price is a button of
+ * its own.
  */
 export function quickAmounts(
   market: number,
@@ -17,10 +19,11 @@ export function quickAmounts(
 ): [string, number][] {
   if (finalRound) return [];
   const below = (amount: number) => amount < ask;
+  const opening = cents(market * 0.6);
   const options: [string, number][] =
-    lastOffer === null
+    lastOffer === null || lastOffer < opening
       ? [
-          ['60 % of market', cents(market * 0.6)],
+          ['60 % of market', opening],
           ['70 %', cents(market * 0.7)],
           ['80 %', cents(market * 0.8)],
         ]
@@ -50,7 +53,7 @@ export function DealDone(props: {
           Paid <strong>{credits(props.price)}</strong>
         </span>
         <span>
-          {saved >= 0 ? 'Saved ' : 'Paid '}
+          {saved >= 0 ? 'Saved ' : ''}
           <strong>{credits(Math.abs(saved))}</strong>
           {saved >= 0
             ? ` (${((saved / props.market) * 100).toFixed(1)} % off)`

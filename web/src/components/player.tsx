@@ -50,8 +50,8 @@ export function NewKey(props: { me: Me; onDone: () => void }) {
         Your API key
       </h2>
       <Alert kind="warning">
-        <strong>Save this key now: it is shown only once.</strong> This browser keeps it until you
-        choose “Sign out”; on another device you need it to sign in.
+        <strong>Save this key now.</strong> This browser keeps it until you choose “Sign out” (“Your
+        stats” shows it again until then); on another device you need it to sign in.
       </Alert>
       <p class="secret-line">
         <code id="api-key">{props.me.key}</code> <CopyButton text={props.me.key} label="Copy key" />

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { listTransactions, type Transaction } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
-import { usePlayer } from '../components/player-store';
-import { Alert, Page } from '../components/ui';
+import { usePlayer, type Me } from '../components/player-store';
+import { Alert, CopyButton, Page } from '../components/ui';
 import { credits, date } from '../format';
 import { problemText } from '../words';
 import { SignInFirst } from './sign-in-first';
@@ -35,7 +35,7 @@ export function AccountPage() {
           </div>
           <div>
             <dt>Score</dt>
-            <dd>{stats.score.toFixed(2)}</dd>
+            <dd>{stats.total_transactions === 0 ? '—' : stats.score.toFixed(2)}</dd>
           </div>
           <div>
             <dt>Rank</dt>
@@ -52,8 +52,11 @@ export function AccountPage() {
           <div>
             <dt>Best deal</dt>
             <dd>
-              {Math.abs(stats.best_deal_percentage).toFixed(2)} %{' '}
-              {stats.best_deal_percentage >= 0 ? 'off' : 'above market'}
+              {stats.total_transactions === 0
+                ? '—'
+                : `${Math.abs(stats.best_deal_percentage).toFixed(2)} % ${
+                    stats.best_deal_percentage >= 0 ? 'off' : 'above market'
+                  }`}
             </dd>
           </div>
           <div>
@@ -66,6 +69,7 @@ export function AccountPage() {
           </div>
         </dl>
       )}
+      <ApiKey me={me} />
       <h2>Your transactions</h2>
       {transactions === null ? (
         error === '' ? (
@@ -115,5 +119,30 @@ export function AccountPage() {
         </div>
       )}
     </Page>
+  );
+}
+
+/**
+ * The key this browser signs in with, hidden until asked for: the one place to see it again
+ * after the page that showed it first is gone (to sign in on another device, or in a program).
+ */
+function ApiKey(props: { me: Me }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <section aria-labelledby="key-heading">
+      <h2 id="key-heading">Your API key</h2>
+      <p>
+        This browser keeps your key until you sign out; sign in with it on another device, or send
+        it as <code>Authorization: Bearer …</code> from a program. Anyone who has it can play as
+        you.
+      </p>
+      <p class="secret-line">
+        {shown ? <code id="api-key">{props.me.key}</code> : null}{' '}
+        <button type="button" aria-expanded={shown} onClick={() => setShown(!shown)}>
+          {shown ? 'Hide key' : 'Show key'}
+        </button>{' '}
+        <CopyButton text={props.me.key} label="Copy key" />
+      </p>
+    </section>
   );
 }

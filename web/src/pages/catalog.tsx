@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
 import { searchCatalog, type Listing, type SearchResult } from '../api/operations';
 import { Alert, Page } from '../components/ui';
 import { savedScroll, setQuery, useLocation } from '../router';
@@ -46,11 +47,18 @@ export function CatalogPage() {
     savedScroll() === null ? null : remembered.load(),
   );
   const [error, setError] = useState('');
+  const [searching, setSearching] = useState(false);
   const latest = useRef(0);
   const restoring = useRef(result !== null);
+  // What the last search asked for, to ask again after a failure ("Try again").
+  const lastCursor = useRef<string | undefined>(undefined);
+  // After "Show more": how many listings were shown before, so focus moves to the first new one.
+  const firstNew = useRef<number | null>(null);
 
   const search = async (cursor?: string) => {
     const ticket = ++latest.current;
+    lastCursor.current = cursor;
+    setSearching(true);
     try {
       const page = await searchCatalog({
         ...(filters.q.trim() === '' ? {} : { q: filters.q }),
@@ -75,9 +83,30 @@ export function CatalogPage() {
         return next;
       });
     } catch (failure) {
-      if (ticket === latest.current) setError(problemText(failure));
+      if (ticket !== latest.current) return;
+      // A filter the catalog does not take can only come from a link (the lists offer none).
+      const facet =
+        failure instanceof ApiError && failure.code === 'validation_error'
+          ? failure.details.map((detail) => detail.field).find((field) => field in filters)
+          : undefined;
+      setError(
+        facet === undefined || facet === 'q'
+          ? problemText(failure)
+          : `This link asks for a ${facet.replace('_', ' ')} the catalog does not know (“${filters[facet as Facet]}”). Choose one from the list, or clear it.`,
+      );
+      // Listings of another search must not stand under this one's words as if they matched.
+      if (cursor === undefined) setResult(null);
+    } finally {
+      if (ticket === latest.current) setSearching(false);
     }
   };
+
+  useEffect(() => {
+    const from = firstNew.current;
+    if (from === null || result === null || result.items.length <= from) return;
+    firstNew.current = null;
+    document.querySelectorAll<HTMLAnchorElement>('.cards > li h2 a')[from]?.focus();
+  }, [result?.items.length]);
 
   // Results as you type, after a short pause; on Back, the remembered list at the old scroll.
   useEffect(() => {
@@ -164,9 +193,16 @@ export function CatalogPage() {
           {select('license_kind', 'Licence')}
         </div>
       </form>
-      {error === '' ? null : <Alert>{error}</Alert>}
+      {error === '' ? null : (
+        <Alert>
+          {error}{' '}
+          <button type="button" class="link" onClick={() => void search(lastCursor.current)}>
+            Try again
+          </button>
+        </Alert>
+      )}
       <p class="result-count" role="status">
-        {result === null
+        {result === null || searching
           ? error === ''
             ? 'Searching…'
             : ''
@@ -181,21 +217,24 @@ export function CatalogPage() {
       )}
       {result !== null && (items.length === 0 || result.capability_request !== null) ? (
         <div class="empty">
-          {result.suggestions.length === 0 ? null : (
+          {/* The correction is already searched (said above): suggesting it again says nothing. */}
+          {result.suggestions.every((text) => text === result.corrected_query) ? null : (
             <p>
               Try{' '}
-              {result.suggestions.map((text, i) => (
-                <span key={text}>
-                  {i === 0 ? '' : ', '}
-                  <button
-                    type="button"
-                    class="link"
-                    onClick={() => setFilters({ ...filters, q: text })}
-                  >
-                    {text}
-                  </button>
-                </span>
-              ))}
+              {result.suggestions
+                .filter((text) => text !== result.corrected_query)
+                .map((text, i) => (
+                  <span key={text}>
+                    {i === 0 ? '' : ', '}
+                    <button
+                      type="button"
+                      class="link"
+                      onClick={() => setFilters({ ...filters, q: text })}
+                    >
+                      {text}
+                    </button>
+                  </span>
+                ))}
               .
             </p>
           )}
@@ -224,7 +263,7 @@ export function CatalogPage() {
           </a>
         </div>
       ) : null}
-      <ul class="cards">
+      <ul class="cards" aria-busy={searching}>
         {items.map((listing) => (
           <li key={listing.id} class="card">
             <h2>
@@ -246,7 +285,13 @@ export function CatalogPage() {
         ))}
       </ul>
       {result?.next_cursor == null ? null : (
-        <button type="button" onClick={() => void search(result.next_cursor ?? undefined)}>
+        <button
+          type="button"
+          onClick={() => {
+            firstNew.current = items.length;
+            void search(result.next_cursor ?? undefined);
+          }}
+        >
           Show more
         </button>
       )}

@@ -27,12 +27,23 @@ export function ListingPage(props: { id: string }) {
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState('');
   const [missing, setMissing] = useState(false);
+  // The replacement's name, once read: the id until then (or if it cannot be read).
+  const [successorName, setSuccessorName] = useState<string | null>(null);
   useEffect(() => {
     getListing(props.id).then(setListing, (failure: unknown) => {
       setMissing(failure instanceof ApiError && failure.code === 'not_found');
       setError(problemText(failure));
     });
   }, [props.id]);
+  const successor = listing?.successor ?? null;
+  useEffect(() => {
+    setSuccessorName(null);
+    if (successor === null) return;
+    getListing(successor).then(
+      (found) => setSuccessorName(found.name),
+      () => undefined,
+    );
+  }, [successor]);
 
   if (error !== '') {
     return (
@@ -64,7 +75,8 @@ export function ListingPage(props: { id: string }) {
       </p>
       {listing.successor === null ? null : (
         <p class="alert alert-warning">
-          Replaced by <a href={`/catalog/${listing.successor}`}>{listing.successor}</a>.
+          Replaced by{' '}
+          <a href={`/catalog/${listing.successor}`}>{successorName ?? listing.successor}</a>.
         </p>
       )}
       <p class="lead">{listing.summary}</p>
@@ -138,7 +150,7 @@ export function ListingPage(props: { id: string }) {
               ))}
             </ul>
           </dd>
-          <dt>License</dt>
+          <dt>Licence</dt>
           <dd>{licenceText(provenance)}</dd>
           <dt>Status</dt>
           <dd>{lifecycleText[listing.status]}</dd>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
 import {
   acceptCounter,
   getNegotiation,
@@ -27,6 +28,8 @@ export function NegotiationPage(props: { id: string }) {
   const [amountError, setAmountError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  // An offer above the seller's price, waiting for the player to say what they meant.
+  const [overpay, setOverpay] = useState<string | null>(null);
   const log = useRef<HTMLOListElement>(null);
   // Set at once (state is not): a second click or Enter while a turn is sent sends nothing.
   const sending = useRef(false);
@@ -38,7 +41,12 @@ export function NegotiationPage(props: { id: string }) {
     try {
       setDetail(await getNegotiation(me.key, props.id));
     } catch (failure) {
-      setError(problemText(failure));
+      // An address that is no negotiation's id at all was mangled or typed, not entered in a form.
+      setError(
+        failure instanceof ApiError && failure.code === 'validation_error'
+          ? 'This link is broken or incomplete: no negotiation has this address.'
+          : problemText(failure),
+      );
     }
   };
   useEffect(() => {
@@ -128,7 +136,11 @@ export function NegotiationPage(props: { id: string }) {
       document.getElementById('offer')?.focus();
       return;
     }
-    void offer(amount.trim().replace(',', '.'));
+    const typed = amount.trim().replace(',', '.');
+    // The seller takes any offer at or above its price, at the price offered: paying more than
+    // asked is a typing slip far more often than a wish.
+    if (Number(typed) > ask) setOverpay(typed);
+    else void offer(typed);
   };
 
   const accept = () =>
@@ -219,6 +231,18 @@ export function NegotiationPage(props: { id: string }) {
 
       {active ? (
         <div class="composer">
+          {overpay === null ? null : (
+            <Confirm
+              question={`The seller asks only ${credits(ask)}. An offer of ${credits(Number(overpay))} would be taken at ${credits(Number(overpay))}.`}
+              yes={`Pay ${credits(ask)} instead`}
+              no="Change my offer"
+              onYes={() => {
+                setOverpay(null);
+                void accept();
+              }}
+              onNo={() => setOverpay(null)}
+            />
+          )}
           {leaving ? (
             <Confirm
               question="Walk away from this negotiation? You cannot reopen this product for a while."

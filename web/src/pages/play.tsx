@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { listProducts, startNegotiation, type Product } from '../api/operations';
 import { NewKey, PlayerBar, Register, SignIn, usePlayerStats } from '../components/player';
 import { usePlayer, type Me } from '../components/player-store';
 import { Alert, Page } from '../components/ui';
 import { credits } from '../format';
-import { navigate } from '../router';
+import { navigate, savedScroll, setQuery, useLocation } from '../router';
 import { problemText } from '../words';
 
 const categories: Product['category'][] = [
@@ -25,9 +25,13 @@ export function PlayPage() {
   const me = usePlayer();
   const [stats] = usePlayerStats(me);
   const [newKey, setNewKey] = useState<Me | null>(null);
-  const [search, setSearch] = useState('');
-  const [category, setCategory] = useState('');
-  const [inStock, setInStock] = useState(false);
+  // The filters live in the address, so that Back from a negotiation shows the same list.
+  const { query } = useLocation();
+  const [search, setSearch] = useState(query.get('search') ?? '');
+  const [category, setCategory] = useState(query.get('category') ?? '');
+  const [inStock, setInStock] = useState(query.get('in_stock') === 'true');
+  // Where the list was scrolled when this entry of the history was left (Back, Forward).
+  const returnTo = useRef(savedScroll());
   const [products, setProducts] = useState<Product[] | null>(null);
   const [error, setError] = useState('');
   // The product whose negotiation is being opened, and why the last one could not be: shown in
@@ -36,6 +40,7 @@ export function PlayPage() {
   const [refused, setRefused] = useState<{ id: string; text: string } | null>(null);
 
   useEffect(() => {
+    setQuery({ search, category, in_stock: inStock ? 'true' : '' });
     const timer = setTimeout(() => {
       listProducts({
         ...(search.trim() === '' ? {} : { search: search.trim() }),
@@ -45,6 +50,9 @@ export function PlayPage() {
         (found) => {
           setProducts(found);
           setError('');
+          const y = returnTo.current;
+          returnTo.current = null;
+          if (y !== null) requestAnimationFrame(() => window.scrollTo(0, y));
         },
         (failure: unknown) => setError(problemText(failure)),
       );

@@ -10,6 +10,7 @@ import {
   characters,
   trimmed,
 } from '../../../src/modules/requests/requests.limits';
+import { count } from '../format';
 import { statusLink } from './request-mine';
 
 type Body = {
@@ -53,7 +54,7 @@ function check(body: Body): Record<string, string> {
   const problems: Record<string, string> = {};
   const task = length(body.task);
   if (task < TASK_MIN) problems.task = `Describe what you need in at least ${TASK_MIN} characters.`;
-  if (task > TASK_MAX) problems.task = `At most ${TASK_MAX} characters: ${task} now.`;
+  if (task > TASK_MAX) problems.task = `At most ${count(TASK_MAX)} characters: ${count(task)} now.`;
   if (length(body.contact) > CONTACT_MAX) problems.contact = `At most ${CONTACT_MAX} characters.`;
   return problems;
 }
@@ -126,7 +127,7 @@ export function NewRequestPage() {
         <Field
           id="task"
           label="What do you need?"
-          hint={`${TASK_MIN} to ${TASK_MAX} characters (${length(body.task)} so far).`}
+          hint={`${TASK_MIN} to ${count(TASK_MAX)} characters (${count(length(body.task))} so far).`}
           error={problems.task}
         >
           <textarea
