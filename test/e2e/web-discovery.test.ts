@@ -146,6 +146,10 @@ describe.skipIf(skipBrowser)(
       await expect
         .poll(() => page.locator('#capability_id-error').textContent())
         .toMatch(/No catalog listing has this id/);
+      // Said once, by the field; the form's alert only points there.
+      expect(await page.locator('.alert-error').textContent()).toBe(
+        'Check the field marked below.',
+      );
       await app.audit('request-form-errors', { plainWords: true });
 
       await page.getByLabel('Catalog listing id (optional)').fill('');

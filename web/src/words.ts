@@ -80,6 +80,22 @@ export function fieldProblems(failure: unknown): Record<string, string> {
   );
 }
 
+/**
+ * A form's failure: each field's problem to show by the field, and what the form says above
+ * them (only that the fields need a look when they say it all: the same sentence twice is noise).
+ */
+export function formFailure(failure: unknown): { error: string; fields: Record<string, string> } {
+  const fields = fieldProblems(failure);
+  const marked = Object.keys(fields).length;
+  return {
+    fields,
+    error:
+      marked === 0
+        ? problemText(failure)
+        : `Check the field${marked === 1 ? '' : 's'} marked below.`,
+  };
+}
+
 /** What the seller objected to in an offer, said to the buyer (only while the talk goes on). */
 export const objectionText: Record<string, string> = {
   insult:

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { getMe, getStats, registerPlayer, type Player, type Stats } from '../api/operations';
 import { credits } from '../format';
-import { fieldProblems, problemText } from '../words';
+import { formFailure, problemText } from '../words';
 import { forget, signIn, signOutReason, type Me } from './player-store';
 import { Alert, Confirm, CopyButton, Field, describedBy } from './ui';
 
@@ -122,8 +122,9 @@ export function Register(props: { onCreated: (me: Me) => void }) {
       signIn(me);
       props.onCreated(me);
     } catch (failure) {
-      setError(problemText(failure));
-      setProblems(fieldProblems(failure));
+      const { error, fields } = formFailure(failure);
+      setError(error);
+      setProblems(fields);
     }
   };
 

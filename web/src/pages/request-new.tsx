@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { fileRequest } from '../api/operations';
 import { Alert, CopyButton, Field, Page, describedBy } from '../components/ui';
 import { guardLeaving, navigate, useLocation } from '../router';
-import { fieldProblems, problemText, requestKinds } from '../words';
+import { formFailure, requestKinds } from '../words';
 import {
   CONTACT_MAX_CHARACTERS,
   TASK_MAX_CHARACTERS,
@@ -96,8 +96,9 @@ export function NewRequestPage() {
       });
       setReceipt({ id: created.id, token: created.token });
     } catch (failure) {
-      setError(problemText(failure));
-      setProblems(fieldProblems(failure));
+      const { error, fields } = formFailure(failure);
+      setError(error);
+      setProblems(fields);
     } finally {
       setBusy(false);
     }
