@@ -191,6 +191,8 @@ describe.skipIf(skipBrowser)(
         .poll(() => page.evaluate(() => document.activeElement?.textContent))
         .toMatch(/deleted for good/);
       expect(page.url()).not.toMatch(/token/);
+      expect(await page.getByLabel('Request id').inputValue()).toBe('');
+      expect(await page.getByLabel('Token (rq_…)').inputValue()).toBe('');
     });
 
     it('should have its own page for unknown addresses, a skip link and a phone menu', async () => {

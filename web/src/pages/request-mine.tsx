@@ -74,6 +74,9 @@ export function MyRequestPage() {
       setRequest(null);
       setDeleted(true);
       setConfirming(false);
+      // Gone for good: nothing to read again with them.
+      setId('');
+      setToken('');
       history.replaceState(history.state, '', '/requests/mine');
     } catch (failure) {
       setError(problemText(failure));
