@@ -148,8 +148,8 @@ export function rank(
         if (found === undefined) continue;
         if (found.df > found.seqs.length) truncated = true;
         widest = Math.max(widest, found.df);
-        // A prefix of a word the catalog knows weighs no more than that word: "lang" finds
-        // Langfuse after the listings that say "lang".
+        // A completion of a word the catalog knows weighs at most that word's idf: "lang" also
+        // finds Langfuse, and no rare completion outweighs the word as typed.
         const weight = equivalent
           ? typedIdf / alternative.terms.length
           : alternative.kind === 'prefix'

@@ -92,7 +92,7 @@ export function CatalogPage() {
       setError(
         facet === undefined || facet === 'q'
           ? problemText(failure)
-          : `This link asks for a ${facet.replace('_', ' ')} the catalog does not know (“${filters[facet as Facet]}”). Choose one from the list, or clear it.`,
+          : `This link asks for a ${facet === 'license_kind' ? 'licence kind' : facet} the catalog does not know (“${filters[facet as Facet]}”). Choose one from the list, or clear it.`,
       );
       // Listings of another search must not stand under this one's words as if they matched.
       if (cursor === undefined) setResult(null);
