@@ -48,6 +48,8 @@ export function CatalogPage() {
   );
   const [error, setError] = useState('');
   const [searching, setSearching] = useState(false);
+  // Whether asking again may help: not for a query or filter the catalog refuses.
+  const [retryable, setRetryable] = useState(false);
   const latest = useRef(0);
   const restoring = useRef(result !== null);
   // What the last search asked for, to ask again after a failure ("Try again").
@@ -89,6 +91,7 @@ export function CatalogPage() {
         failure instanceof ApiError && failure.code === 'validation_error'
           ? failure.details.map((detail) => detail.field).find((field) => field in filters)
           : undefined;
+      setRetryable(!(failure instanceof ApiError && failure.code === 'validation_error'));
       setError(
         facet === undefined || facet === 'q'
           ? problemText(failure)
@@ -196,9 +199,11 @@ export function CatalogPage() {
       {error === '' ? null : (
         <Alert>
           {error}{' '}
-          <button type="button" class="link" onClick={() => void search(lastCursor.current)}>
-            Try again
-          </button>
+          {retryable ? (
+            <button type="button" class="link" onClick={() => void search(lastCursor.current)}>
+              Try again
+            </button>
+          ) : null}
         </Alert>
       )}
       <p class="result-count" role="status">
