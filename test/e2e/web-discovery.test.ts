@@ -128,8 +128,12 @@ describe.skipIf(skipBrowser)(
 
     it('should check a request in the browser, in plain words, and keep its receipt safe', async () => {
       const page = app.page();
-      await page.goto(`${app.base()}/catalog`);
-      await page.getByRole('link', { name: 'Ask for a tool' }).click();
+      // Opened from the link a search that finds nothing offers, which fills the form in.
+      await page.goto(`${app.base()}/catalog?q=zebra%20telepathy%20broker`);
+      await page.getByRole('link', { name: 'Ask for this capability' }).click();
+      await expect
+        .poll(() => page.getByLabel('What do you need?').inputValue())
+        .toMatch(/zebra telepathy broker/);
       await page.getByLabel('What do you need?').fill('too short');
       await page.getByRole('button', { name: 'File the request' }).click();
       await expect
@@ -156,6 +160,8 @@ describe.skipIf(skipBrowser)(
       await page.getByRole('button', { name: 'File the request' }).click();
       const link = (await page.locator('#receipt-link').textContent()) ?? '';
       expect(link).toMatch(/\/requests\/mine#id=[0-9a-f-]+&token=rq_/);
+      // Filed: Back to this address must not offer the same request again, filled in.
+      expect(new URL(page.url()).search).toBe('');
       await expect
         .poll(() => page.evaluate(() => document.activeElement?.textContent))
         .toBe('Request filed');

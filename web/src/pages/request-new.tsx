@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fileRequest } from '../api/operations';
 import { Alert, CopyButton, Field, Page, describedBy } from '../components/ui';
-import { guardLeaving, navigate, useLocation } from '../router';
+import { guardLeaving, navigate, setQuery, useLocation } from '../router';
 import { formFailure, requestKinds } from '../words';
 import {
   CONTACT_MAX_CHARACTERS,
@@ -95,6 +95,8 @@ export function NewRequestPage() {
         ...(body.capability_id.trim() === '' ? {} : { capability_id: body.capability_id.trim() }),
       });
       setReceipt({ id: created.id, token: created.token });
+      // Filed: coming Back to this address must not offer the same request again, filled in.
+      setQuery({});
     } catch (failure) {
       const { error, fields } = formFailure(failure);
       setError(error);
