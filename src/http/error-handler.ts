@@ -132,8 +132,10 @@ export function answerFrameworkError(
   reply: FastifyReply,
   notFoundPage?: NotFoundPage,
 ): void {
-  // A browser sent to a malformed address of the app's pages gets the app's "page not found".
-  if (error.code === 'FST_ERR_BAD_URL' && notFoundPage?.(request, reply) !== undefined) return;
+  // A browser sent to a malformed address of the app's pages, or one too long to route (a
+  // mangled link), gets the app, which says so in words, not the API's JSON.
+  const forBrowsers = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  if (forBrowsers && notFoundPage?.(request, reply) !== undefined) return;
   setHeadersWithoutHooks(request, reply);
   void send(reply, toAppError(error));
 }

@@ -111,6 +111,13 @@ describe('serving the web app', () => {
     const api = await fetch(`${base}/api/catalog/%E0%A4%A`, { headers: { accept: 'text/html' } });
     expect(api.status).toBe(400);
     expect(api.headers.get('content-type')).toMatch(/json/);
+    // An address too long to route (a mangled link): browsers get the app, programs a 414.
+    const long = `${base}/catalog/${'a'.repeat(600)}`;
+    const longPage = await fetch(long, { headers: { accept: 'text/html' } });
+    expect(await longPage.text()).toMatch(/<div id="app">/);
+    const longData = await fetch(long);
+    expect(longData.status).toBe(414);
+    expect(await longData.json()).toMatchObject({ success: false, code: 'uri_too_long' });
     // A page's query is the app's to read: a stray % there does not keep the app away.
     const typed = await fetch(`${base}/catalog?q=100%`, { headers: { accept: 'text/html' } });
     expect(typed.status).toBe(200);

@@ -42,6 +42,7 @@ const codes: Record<string, string> = {
   daily_limit_reached: 'Today’s limit of requests is reached.',
   rate_limited: 'Too many requests at once.',
   payload_too_large: 'That is too long to send.',
+  uri_too_long: 'This link is too long to be a real address: it was probably cut or mangled.',
   storage_unavailable: 'Nothing was saved: the service cannot store data right now.',
   internal_error: 'Something went wrong on our side. Nothing was changed; please try again.',
 };
