@@ -19,7 +19,10 @@ const searchTable: {
   { q: 'Playwright', top: 'playwright' },
   { q: 'playw', top: 'playwright-mcp' }, // prefix: names matching first, then by name
   { q: 'fastm', only: ['fastmcp', 'mcp-python-sdk'] }, // prefix, in a name and a description
-  { q: 'lang', includes: ['langchain', 'langfuse', 'langflow', 'langgraph', 'langchain4j'] }, // a word, and a prefix
+  { q: 'lang', first: ['langchain', 'langgraph', 'langsmith'] }, // the word first (in aliases)
+  { q: 'lang', includes: ['langfuse', 'langflow', 'langchain4j'] }, // then what it starts
+  { q: 'go', first: ['stagehand', 'localai', 'baml', 'gvisor'] }, // a short common word: not google
+  { q: 'sdk for c', first: ['semantic-kernel', 'whisper-cpp', 'piper-tts', 'llama-cpp'] },
   { q: '11labs', top: 'elevenlabs' }, // an alias
   { q: 'Qdránt', top: 'qdrant' }, // accents ignored
   { q: 'ELASTIC LICENSE', includes: ['arize-phoenix'] }, // words from limitations

@@ -123,6 +123,7 @@ describe('corrections', () => {
     ['golang', 'colang'],
     ['scala', 'scale'],
     ['mail', 'main'],
+    ['mail', 'mali'], // two letters swapped in a word of four
     ['speak', 'speaker'],
   ])('should not take %s for %s', (word, term) => {
     expect(closeEnough(word, term)).toBeUndefined();

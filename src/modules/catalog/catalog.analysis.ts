@@ -25,8 +25,15 @@ const FILTER_FACTOR = 10;
 const RELATIVE_CUTOFF = 0.25;
 /** Indexed terms a last word may stand for as a prefix (the most frequent ones). */
 const PREFIX_TERMS = 8;
+/** A last word in fewer listings than this also stands for the words it starts ("vec"). */
+const PREFIX_RARE = 3;
 /** A prefix weighs a little less than a word as typed. */
 const PREFIX_WEIGHT = 0.9;
+/**
+ * The completions of a word the catalog knows weigh half: the listings with the word as typed
+ * come first ("lang": LangChain, LangSmith, LangGraph, then Langfuse).
+ */
+const KNOWN_PREFIX_WEIGHT = 0.5;
 
 export interface Hit {
   seq: number;
@@ -54,7 +61,7 @@ function nearest(terms: readonly string[], word: string): string | undefined {
 }
 
 /**
- * The last word also stands for the terms it starts (search as you type), known or not. Any
+ * The last word also stands for the terms it starts (search as you type; see `widened`). Any
  * other word the index does not know, or an unknown last one that starts none, is replaced by
  * the nearest catalog word, if one is near enough. Known words, and words in a concept phrase,
  * are never replaced.
@@ -72,7 +79,11 @@ async function resolveUnknown(
     const term = typed.terms[0] ?? '';
     const known = lists.get(term);
     const last = i === groups.length - 1;
-    if (known !== undefined && !last) continue;
+    // A known last word stands for longer words when it may be one being typed: four letters or
+    // more ("lang"), or a word of very few listings ("vec"); not a short word in many ("go", "c").
+    const widened =
+      last && (known === undefined || group.words.length >= 4 || known.df < PREFIX_RARE);
+    if (known !== undefined && !widened) continue;
     if (last) {
       const starting = await termsStartingWith(store.db, group.words, 200);
       const terms = starting
@@ -85,7 +96,7 @@ async function resolveUnknown(
           group.alternatives.push({
             label: group.words,
             terms: [prefixed],
-            weight: PREFIX_WEIGHT,
+            weight: known === undefined ? PREFIX_WEIGHT : KNOWN_PREFIX_WEIGHT,
             kind: 'prefix',
           });
         continue;
