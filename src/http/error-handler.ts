@@ -58,11 +58,12 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
         _reply: FastifyReply,
         done: (error?: Error) => void,
       ) => {
-        const allowed = named.get(pathOf(request.url));
+        const method = request.raw.method ?? request.method;
+        const allowed = named.get(decodedPathOf(request.url));
         done(
-          allowed === undefined
+          allowed === undefined || allowed.includes(method)
             ? undefined
-            : methodNotAllowed(request.raw.method ?? request.method, allowed),
+            : methodNotAllowed(method, allowed),
         );
       };
       route.onRequest = [own, ...[route.onRequest ?? []].flat()];
@@ -94,6 +95,17 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
 
 /** A request's path without its query and trailing slashes, as routes are matched. */
 const pathOf = (url: string): string => (url.split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
+
+/** `pathOf`, percent-decoded as the router reads it (`/api/haggle/%73tart` is `start`). */
+function decodedPathOf(url: string): string {
+  const path = pathOf(url);
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 
 const methodNotAllowed = (method: string, allowed: readonly string[]) =>
   new AppError(

@@ -164,6 +164,7 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
         ['HEAD', '/api/haggle/offer'],
         ['GET', '/api/haggle/accept/'],
         ['PUT', '/api/haggle/abandon'],
+        ['GET', '/api/haggle/%73tart'], // percent-encoded, as the router decodes it
       ] as const) {
         const response = await t.app.inject({ method, url, headers });
         expect(response.statusCode, `${method} ${url}`).toBe(405);
@@ -175,6 +176,11 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
             code: 'method_not_allowed',
           });
         }
+      }
+      // A method the named path takes is not refused, whichever route a doubled slash reaches.
+      for (const url of ['/api/catalog//', '/api/players//', '/api/products//']) {
+        const response = await t.app.inject({ url, headers });
+        expect(response.statusCode, url).not.toBe(405);
       }
       // The route's own paths are unchanged.
       const session = await t.app.inject({
