@@ -124,11 +124,12 @@ function invalidMessage(message: unknown): string | undefined {
 /** What MCP clients send, and the transport requires, on a POST. */
 const MCP_ACCEPT = 'application/json, text/event-stream';
 
-/** Whether an Accept header lets the answer be JSON (ignoring `q=0`, which no client sends). */
+/** Whether an Accept header lets the answer be JSON (a range with `q=0` refuses it). */
 function takesJson(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === '') return true;
-  return accept
-    .split(',')
-    .map((range) => (range.split(';')[0] ?? '').trim().toLowerCase())
-    .some((type) => type === 'application/json' || type === 'application/*' || type === '*/*');
+  return accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const refused = params.some((param) => /^q=0(\.0*)?$/.test(param));
+    return !refused && (type === 'application/json' || type === 'application/*' || type === '*/*');
+  });
 }

@@ -196,7 +196,7 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       expect(answered.statusCode, accept).toBe(200);
       expect(answered.json(), accept).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     }
-    for (const accept of ['text/html', 'text/event-stream']) {
+    for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0, text/html']) {
       const refused = await ping(accept);
       expect(refused.statusCode, accept).toBe(406);
       expect(refused.json(), accept).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
