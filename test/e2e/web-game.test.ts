@@ -103,7 +103,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.goto(`${app.base()}/play`);
     await page.getByRole('button', { name: `Haggle for ${second.name}` }).click();
     // An offer above the seller's price would be taken at that price: the page asks first.
-    const ask = Number(await page.locator('.price-line .ask').textContent());
+    const ask = Number((await page.locator('.price-line .ask').textContent())?.replace(/,/g, ''));
     const offer = page.getByLabel('Your offer (credits)');
     await offer.fill((ask + 1).toFixed(2));
     await page.getByRole('button', { name: 'Make offer' }).click();

@@ -130,6 +130,8 @@ export function NegotiationPage(props: { id: string }) {
 
   const submit = (event: Event) => {
     event.preventDefault();
+    // A question about an earlier amount says nothing about this one.
+    setOverpay(null);
     const problem = amountProblem(amount, available);
     setAmountError(problem ?? undefined);
     if (problem !== null) {

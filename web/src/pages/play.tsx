@@ -28,7 +28,11 @@ export function PlayPage() {
   // The filters live in the address, so that Back from a negotiation shows the same list.
   const { query } = useLocation();
   const [search, setSearch] = useState(query.get('search') ?? '');
-  const [category, setCategory] = useState(query.get('category') ?? '');
+  // A category the list does not offer (a mangled link) is no filter.
+  const [category, setCategory] = useState(() => {
+    const linked = query.get('category') ?? '';
+    return categories.includes(linked as Product['category']) ? linked : '';
+  });
   const [inStock, setInStock] = useState(query.get('in_stock') === 'true');
   // Where the list was scrolled when this entry of the history was left (Back, Forward).
   const returnTo = useRef(savedScroll());
