@@ -90,7 +90,6 @@ describe.each(testDialects)('error envelope (%s)', (dialect) => {
         });
         expect(response.statusCode, payload).toBe(200);
         expect(response.json(), payload).toEqual({ success: true, data: { name: 'abc', age: 3 } });
-        expect(({} as Record<string, unknown>).admin).toBeUndefined();
       }
     });
 
