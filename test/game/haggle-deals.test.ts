@@ -1,4 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/http/secrets.js';
+import {
+  abandonAnswer,
+  acceptAnswer,
+  offerAnswer,
+} from '../../src/modules/haggle/haggle.service.js';
 import { STARTING_CREDITS_CENTS } from '../../src/modules/players/players.service.js';
 import { testDialects } from '../helpers/databases.js';
 import { cents } from '../helpers/game.js';
@@ -88,6 +94,47 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
   });
 
   describe('errors', () => {
+    it('should refuse a turn taken with a key replaced since it was checked, changing nothing', async () => {
+      const player = await game.client.newPlayer();
+      const product = affordable(3);
+      const session = await openSession(player, product);
+      await game.client.offer(player, session.id, Math.floor(product.market_price * 70) / 100);
+      const rotated = await game.client.post<{ api_key: string }>(
+        `/api/players/${player.id}/rotate-key`,
+        {},
+        player,
+      );
+      expect(rotated.status).toBe(200);
+      // Authenticated with the old key just before the rotation committed: the turn finds the
+      // key replaced once it holds the lock.
+      const { t } = game;
+      const deps = {
+        store: t.store,
+        sellerSecret: 'any',
+        cooldownMinutes: t.config.haggleCooldownMinutes,
+        idleMinutes: t.config.haggleIdleMinutes,
+        maxActive: t.config.haggleMaxActive,
+      };
+      const stale = { playerId: player.id, keyHash: sha256Hex(player.key) };
+      for (const turn of [
+        () => acceptAnswer(deps, stale, session.id, 'http://localhost'),
+        () => offerAnswer(deps, stale, { session_id: session.id, offer_amount: 1 }, 'http://x'),
+        () => abandonAnswer(deps, stale, session.id),
+      ]) {
+        await expect(turn()).rejects.toMatchObject({ code: 'unauthorized' });
+      }
+      const current = {
+        ...player,
+        key: rotated.body.data.api_key,
+        auth: { authorization: `Bearer ${rotated.body.data.api_key}` },
+      };
+      const after = await game.client.session(current, session.id);
+      expect(after.body.data.session).toMatchObject({ status: 'active', rounds_count: 1 });
+      const me = await game.client.get<{ credits: number }>(`/api/players/${player.id}`, current);
+      expect(cents(me.body.data.credits)).toBe(STARTING_CREDITS_CENTS);
+      expect((await game.client.accept(current, session.id)).status).toBe(200);
+    });
+
     it('should refuse to accept before any counter-offer with 409 no_counter_offer', async () => {
       const player = await game.client.newPlayer();
       const session = await openSession(player);

@@ -25,3 +25,10 @@ export const tooManyActive = (maxActive: number, waitMs: number) =>
     `You already have ${maxActive} active negotiations, the most allowed at once: finish or abandon one first (idle ones expire on their own).`,
     { headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) } },
   );
+
+/** The key a turn was authenticated with was replaced (rotated) before the turn took its lock. */
+export const keyReplaced = () =>
+  new AppError(
+    'unauthorized',
+    'This API key was replaced while the request waited: send the current key. Nothing was changed.',
+  );

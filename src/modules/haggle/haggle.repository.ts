@@ -33,6 +33,7 @@ const lockedSessionQuery = (db: Db, ids: { sessionId: string; playerId: string }
     .innerJoin('products as p', 'p.id', 's.product_id')
     .selectAll('s')
     .select([
+      'pl.api_key_hash as player_key_hash',
       'pl.credits_cents as player_credits_cents',
       'pl.total_market_cents as player_market_cents',
       'pl.total_spent_cents as player_spent_cents',
@@ -67,6 +68,8 @@ const lockedSessionWithMessages = compiledOnce((db, ids: { sessionId: string; pl
 /** A session with what deciding on it needs: the player's balance and totals, and the product. */
 export interface LockedSession {
   session: SessionRow;
+  /** The hash of the player's current API key, read under the lock (a rotation waits for it). */
+  keyHash: string;
   creditsCents: number;
   /** The player's totals so far, which a deal's score is worked out from. */
   totals: { marketCents: number; spentCents: number };
@@ -117,6 +120,7 @@ type LockedRow = Awaited<ReturnType<typeof lockedSession>>['rows'][number];
 
 function lockedOf(row: LockedRow): LockedSession {
   const {
+    player_key_hash: keyHash,
     player_credits_cents: creditsCents,
     player_market_cents: marketCents,
     player_spent_cents: spentCents,
@@ -134,6 +138,7 @@ function lockedOf(row: LockedRow): LockedSession {
   } = row;
   return {
     session,
+    keyHash,
     creditsCents,
     totals: { marketCents, spentCents },
     product: {

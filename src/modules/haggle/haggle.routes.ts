@@ -44,6 +44,10 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
   const { idleMinutes, maxActive } = deps;
   const step = `${MOVING_STEP_PER_MILLE / 10} %`;
   const baseUrl = (request: FastifyRequest) => publicBaseUrl(request, config);
+  const callerOf = (request: FastifyRequest) => ({
+    playerId: request.playerId,
+    keyHash: request.apiKeyHash,
+  });
   const tags = ['haggle'];
 
   app.post(
@@ -140,7 +144,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: await offerAnswer(deps, request.playerId, request.body, baseUrl(request)),
+      data: await offerAnswer(deps, callerOf(request), request.body, baseUrl(request)),
     }),
   );
 
@@ -176,7 +180,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: await acceptAnswer(deps, request.playerId, request.body.session_id, baseUrl(request)),
+      data: await acceptAnswer(deps, callerOf(request), request.body.session_id, baseUrl(request)),
     }),
   );
 
@@ -205,7 +209,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request) => ({
       success: true as const,
-      data: await abandonAnswer(deps, request.playerId, request.body.session_id),
+      data: await abandonAnswer(deps, callerOf(request), request.body.session_id),
     }),
   );
 

@@ -7,7 +7,7 @@ import type { HaggleDeps } from './haggle.context.js';
 import { listSessions, readSession } from './haggle.read.js';
 import type { SessionListQuery } from './haggle.schemas.js';
 import { startSession } from './haggle.start.js';
-import { abandonSession, acceptCounter, makeOffer } from './haggle.turn.js';
+import { abandonSession, acceptCounter, makeOffer, type Caller } from './haggle.turn.js';
 
 type StartInput = Parameters<typeof startSession>[2];
 type OfferInput = Parameters<typeof makeOffer>[2];
@@ -32,20 +32,20 @@ export async function startAnswer(
 
 export const offerAnswer = async (
   deps: HaggleDeps,
-  playerId: string,
+  caller: Caller,
   body: OfferInput,
   baseUrl: string,
-) => offerView(await makeOffer(deps, playerId, body), baseUrl, deps.idleMinutes);
+) => offerView(await makeOffer(deps, caller, body), baseUrl, deps.idleMinutes);
 
 export const acceptAnswer = async (
   deps: HaggleDeps,
-  playerId: string,
+  caller: Caller,
   sessionId: string,
   baseUrl: string,
-) => acceptView(await acceptCounter(deps, playerId, sessionId), baseUrl, deps.idleMinutes);
+) => acceptView(await acceptCounter(deps, caller, sessionId), baseUrl, deps.idleMinutes);
 
-export const abandonAnswer = async (deps: HaggleDeps, playerId: string, sessionId: string) =>
-  sessionOnlyView(await abandonSession(deps, playerId, sessionId), deps.idleMinutes);
+export const abandonAnswer = async (deps: HaggleDeps, caller: Caller, sessionId: string) =>
+  sessionOnlyView(await abandonSession(deps, caller, sessionId), deps.idleMinutes);
 
 export const listAnswer = async (deps: HaggleDeps, playerId: string, query: SessionListQuery) =>
   sessionPageView(await listSessions(deps, playerId, query));

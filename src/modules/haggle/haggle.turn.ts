@@ -23,7 +23,12 @@ import {
   type HaggleDeps,
 } from './haggle.context.js';
 import { closeDeal, recordTurn, type Turn } from './haggle.deal.js';
-import { insufficientCredits, sessionExpired, sessionNotActive } from './haggle.errors.js';
+import {
+  insufficientCredits,
+  keyReplaced,
+  sessionExpired,
+  sessionNotActive,
+} from './haggle.errors.js';
 import {
   lockOwnSession,
   lockOwnSessionWithMessages,
@@ -33,6 +38,12 @@ import {
 import type { SessionRow } from './haggle.tables.js';
 
 /** A turn of a negotiation: an offer, accepting the counter-offer, or walking away. */
+
+/** Who takes a turn: the player, and the hash of the API key the request was authenticated with. */
+export interface Caller {
+  playerId: string;
+  keyHash: string;
+}
 
 /**
  * Writes the expiry of an idle session: ended at its deadline, with the cool-down from then.
@@ -53,10 +64,13 @@ export async function expireIdle(
 /**
  * Runs `act` on the player's active session, locked (404 or 409 otherwise). A session idle past
  * the limit is expired instead: that is written and committed, then 409 `session_not_active`.
+ * The caller's `keyHash` is that of the key the request was authenticated with: a rotation
+ * committed since then (it waits for the lock, or this read waits for it) makes the turn 401,
+ * so no turn is taken with a key already replaced.
  */
 async function onActiveSession<T, Locked extends LockedSession>(
   deps: HaggleDeps,
-  playerId: string,
+  { playerId, keyHash }: Caller,
   sessionId: string,
   lock: (
     trx: Transaction<Database>,
@@ -67,6 +81,7 @@ async function onActiveSession<T, Locked extends LockedSession>(
   const result = await deps.store.db.transaction().execute(async (trx) => {
     const locked = await lock(trx, { sessionId, playerId });
     if (locked === undefined) throw notFound('Session');
+    if (locked.keyHash !== keyHash) throw keyReplaced();
     if (locked.session.status !== 'active') throw sessionNotActive(locked.session.status);
     const at = now();
     if (isIdle(locked.session, at, deps.idleMinutes)) {
@@ -87,13 +102,13 @@ export interface OfferOutcome {
 
 export async function makeOffer(
   deps: HaggleDeps,
-  playerId: string,
+  caller: Caller,
   input: { session_id: string; offer_amount: number | string; message?: string | undefined },
 ): Promise<OfferOutcome> {
   const offerCents = parseCents(input.offer_amount, 'offer_amount');
   return onActiveSession(
     deps,
-    playerId,
+    caller,
     input.session_id,
     lockOwnSessionWithMessages,
     async (trx, locked, at) => {
@@ -172,10 +187,10 @@ export interface AcceptOutcome {
 
 export async function acceptCounter(
   deps: HaggleDeps,
-  playerId: string,
+  caller: Caller,
   sessionId: string,
 ): Promise<AcceptOutcome> {
-  return onActiveSession(deps, playerId, sessionId, lockOwnSession, async (trx, locked, at) => {
+  return onActiveSession(deps, caller, sessionId, lockOwnSession, async (trx, locked, at) => {
     const { session, creditsCents, totals, product } = locked;
     const priceCents = session.counter_offer_cents;
     if (priceCents === null) {
@@ -200,21 +215,15 @@ export async function acceptCounter(
 
 export async function abandonSession(
   deps: HaggleDeps,
-  playerId: string,
+  caller: Caller,
   sessionId: string,
 ): Promise<{ session: SessionRow }> {
-  return onActiveSession(
-    deps,
-    playerId,
-    sessionId,
-    lockOwnSession,
-    async (trx, { session }, at) => {
-      const next: SessionRow = { ...session, status: 'abandoned', ended_at: at };
-      const abandoned = await recordTurn(trx, session, next, [
-        playerNote(session, playerWords.walkAway, null, at),
-      ]);
-      await coolDown(trx, deps, session, at);
-      return { session: abandoned };
-    },
-  );
+  return onActiveSession(deps, caller, sessionId, lockOwnSession, async (trx, { session }, at) => {
+    const next: SessionRow = { ...session, status: 'abandoned', ended_at: at };
+    const abandoned = await recordTurn(trx, session, next, [
+      playerNote(session, playerWords.walkAway, null, at),
+    ]);
+    await coolDown(trx, deps, session, at);
+    return { session: abandoned };
+  });
 }
