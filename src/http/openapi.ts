@@ -11,6 +11,8 @@ const RATE_LIMIT_HEADERS = {
 const RETRY_AFTER = {
   'Retry-After': integerHeader('Seconds to wait before sending the request again.'),
 };
+/** The codes answered with `Retry-After` (besides every 503). */
+const WAIT_CODES = ['rate_limited', 'daily_limit_reached', 'cooling_down', 'too_many_active'];
 
 const NEXT_PAGE = {
   Link: {
@@ -98,11 +100,21 @@ export function documentHeaders({
   const withHeaders = Object.fromEntries(
     Object.entries(responses).map(([status, response]) => {
       const codes = codesOfResponse(response.description);
-      const waits =
-        status === '503' || codes.includes('rate_limited') || codes.includes('daily_limit_reached');
+      const waiting = codes.filter((code) => WAIT_CODES.includes(code));
+      // A status shared with codes that do not wait (409) says which ones carry the header.
+      const retryAfter =
+        status === '503' || (waiting.length > 0 && waiting.length === codes.length)
+          ? RETRY_AFTER
+          : waiting.length > 0
+            ? {
+                'Retry-After': integerHeader(
+                  `With ${waiting.map((code) => `\`${code}\``).join(' or ')}: seconds to wait before sending the request again.`,
+                ),
+              }
+            : {};
       const headers = {
         ...(limited && (status.startsWith('2') || status === '429') ? RATE_LIMIT_HEADERS : {}),
-        ...(waits ? RETRY_AFTER : {}),
+        ...retryAfter,
         ...(paged && status === '200' ? NEXT_PAGE : {}),
         ...(status === '201' ? CREATED : {}),
         ...(publicRead && status === '200' ? ETAG : {}),

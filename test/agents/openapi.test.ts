@@ -150,6 +150,32 @@ describe('OpenAPI document for tools', () => {
     }
   });
 
+  it('should document Retry-After wherever an answer carries it, naming the codes that do', () => {
+    const waitCodes = ['rate_limited', 'daily_limit_reached', 'cooling_down', 'too_many_active'];
+    for (const [name, operation] of operations(document)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const codes = codesOfResponse(response.description);
+        const waiting = codes.filter((code) => waitCodes.includes(code));
+        const header = response.headers?.['Retry-After'] as { description?: string } | undefined;
+        if (status !== '503' && waiting.length === 0) {
+          expect(header, `${name} ${status}`).toBeUndefined();
+          continue;
+        }
+        expect(header, `${name} ${status}`).toBeDefined();
+        if (status !== '503' && waiting.length < codes.length) {
+          for (const code of waiting) {
+            expect(header?.description, `${name} ${status}`).toContain(`\`${code}\``);
+          }
+        }
+      }
+    }
+    // Starting a negotiation can be told to wait (cooling down, too many active) with a 409.
+    const start = operations(document).find(([name]) => name === 'POST /api/haggle/start')?.[1];
+    expect(start?.responses['409']?.headers?.['Retry-After']).toMatchObject({
+      description: expect.stringMatching(/^With `cooling_down` or `too_many_active`: /),
+    });
+  });
+
   it('should document the ETag and 304 of public reads, and 415 wherever a body may be sent', () => {
     for (const [name, operation] of operations(document)) {
       if (publicReads.includes(name)) {

@@ -2682,6 +2682,8 @@ export interface operations {
             /** @description Error: out_of_stock, cooling_down, too_many_active */
             409: {
                 headers: {
+                    /** @description With `cooling_down` or `too_many_active`: seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
