@@ -93,6 +93,25 @@ export const timestampField = (fields: Readonly<Record<string, unknown>>, name: 
 };
 
 /**
+ * The position `{ s: created_at, i: id }` a list ordered by creation time, then id, writes in
+ * its cursors; `list` as for `decodeCursor`.
+ */
+export function decodeCreatedPosition(
+  raw: string,
+  list: string | null,
+): { createdAt: string; id: string } {
+  return decodeCursor(
+    raw,
+    (fields) => {
+      const createdAt = timestampField(fields, 's');
+      const id = uuidField(fields, 'i');
+      return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
+    },
+    list,
+  );
+}
+
+/**
  * The `Link` header (RFC 8288) to the next page of a list answered as a plain array: the same
  * request with `cursor` set. Lists whose `data` is an object carry `next_cursor` instead.
  */

@@ -126,6 +126,27 @@ describe.each(testDialects)('players (%s)', (dialect) => {
       expect(seen).toEqual(everyone.map((row) => row.id));
     });
 
+    it('should refuse a cursor with filters other than those it was issued for', async () => {
+      const me = await client.newPlayer('cursor');
+      const other = await client.newPlayer('cursor');
+      const first = await client.get<{ id: string }[]>('/api/players?limit=1', me);
+      const link = String(first.response.headers.link);
+      const cursor = /cursor=([^&>]+)/.exec(link)?.[1] ?? '';
+      expect(cursor).not.toBe('');
+      for (const filter of [
+        `username=${other.username}`,
+        `email=${encodeURIComponent(other.email)}`,
+      ]) {
+        const refused = await client.get(`/api/players?limit=1&${filter}&cursor=${cursor}`, me);
+        expect(refused.status, filter).toBe(400);
+        expect(refused.body, filter).toMatchObject({
+          code: 'validation_error',
+          details: [{ field: 'cursor' }],
+        });
+      }
+      expect((await client.get(`/api/players?limit=1&cursor=${cursor}`, me)).status).toBe(200);
+    });
+
     it('should read one player and their stats', async () => {
       const me = await client.newPlayer();
       const other = await client.newPlayer();

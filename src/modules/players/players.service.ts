@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { decodeCursor, pageOf, timestampField, uuidField } from '../../http/cursor.js';
+import { decodeCreatedPosition, pageOf } from '../../http/cursor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { newApiKey } from '../../http/secrets.js';
 import {
@@ -10,7 +10,6 @@ import {
   findPlayerStats,
   insertPlayer,
   listPlayers,
-  type PlayerPosition,
   replaceKeyHash,
 } from './players.repository.js';
 import type { Static } from 'typebox';
@@ -90,25 +89,23 @@ export async function findPlayers(
   },
 ): Promise<{ items: PlayerView[]; nextCursor: string | null }> {
   const limit = query.limit ?? 1000;
+  const usernameKey = query.username?.toLowerCase();
+  const emailKey = query.email?.toLowerCase();
+  // A cursor continues the list of the filters it was issued for, not another.
+  const list = JSON.stringify([usernameKey ?? null, emailKey ?? null]);
   const rows = await listPlayers(store.db, {
-    usernameKey: query.username?.toLowerCase(),
-    emailKey: query.email?.toLowerCase(),
-    after: query.cursor === undefined ? undefined : decodePosition(query.cursor),
+    usernameKey,
+    emailKey,
+    after: query.cursor === undefined ? undefined : decodeCreatedPosition(query.cursor, list),
     limit: limit + 1,
   });
-  const { items, nextCursor } = pageOf(rows, limit, (last) => ({
-    s: last.created_at,
-    i: last.id,
-  }));
+  const { items, nextCursor } = pageOf(
+    rows,
+    limit,
+    (last) => ({ s: last.created_at, i: last.id }),
+    list,
+  );
   return { items: items.map((row) => playerView(row, row.id === viewerId)), nextCursor };
-}
-
-function decodePosition(raw: string): PlayerPosition {
-  return decodeCursor(raw, (fields) => {
-    const createdAt = timestampField(fields, 's');
-    const id = uuidField(fields, 'i');
-    return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
-  });
 }
 
 export async function getPlayer(store: Store, viewerId: string, id: string): Promise<PlayerView> {

@@ -1,6 +1,6 @@
 import type { Store } from '../../db/database.js';
-import { decodeCursor, pageOf, timestampField, uuidField } from '../../http/cursor.js';
-import { listTransactions, type DealPosition } from './transactions.repository.js';
+import { decodeCreatedPosition, pageOf } from '../../http/cursor.js';
+import { listTransactions } from './transactions.repository.js';
 import { transactionView, type TransactionView } from './transactions.schemas.js';
 
 /** Newest first, `limit` a page (100 unless asked for fewer), after the cursor's deal. */
@@ -16,7 +16,10 @@ export async function findTransactions(
   const limit = query.limit ?? 100;
   const rows = await listTransactions(store.db, {
     playerId: query.player_id,
-    before: query.cursor === undefined ? undefined : decodePosition(query.cursor, query.player_id),
+    before:
+      query.cursor === undefined
+        ? undefined
+        : decodeCreatedPosition(query.cursor, query.player_id ?? null),
     limit: limit + 1,
   });
   // A cursor continues the list of one player, or of everyone: not another.
@@ -27,16 +30,4 @@ export async function findTransactions(
     query.player_id ?? null,
   );
   return { items: items.map((row) => transactionView(row, baseUrl)), nextCursor };
-}
-
-function decodePosition(raw: string, playerId: string | undefined): DealPosition {
-  return decodeCursor(
-    raw,
-    (fields) => {
-      const createdAt = timestampField(fields, 's');
-      const id = uuidField(fields, 'i');
-      return createdAt === undefined || id === undefined ? undefined : { createdAt, id };
-    },
-    playerId ?? null,
-  );
 }
