@@ -15,7 +15,7 @@ export interface Config {
   logLevel: LogLevel;
   /** Seconds a shutdown waits for requests in flight before the process gives up on them. */
   shutdownGraceSeconds: number;
-  /** Seconds a write waits for another process's lock on the SQLite file. */
+  /** Milliseconds a write waits for another process's lock on the SQLite file. */
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   /** PostgreSQL only: connections each process may hold open at once. */

@@ -29,7 +29,10 @@ export const ErrorBody = Type.Object(
           field: Type.String({ example: 'offer_amount' }),
           message: Type.String({ example: 'must be a number with at most 2 decimal places' }),
         }),
-        { description: 'Present on validation failures: one entry per offending field.' },
+        {
+          description:
+            'Present on validation failures, `invalid_amount` and `contains_secret`: one entry per offending field.',
+        },
       ),
     ),
   },

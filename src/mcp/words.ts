@@ -52,7 +52,7 @@ export const sellerRules = (game: GameNumbers): string =>
   'Rules: an offer at or above the current ask, or at or above the counter the seller would make next, is accepted at your price. ' +
   `Offers below ${INSULT_LINE_PERCENT} % of market are insulting and an offer below your previous one is a retreat; the ${nth(STRIKES)} of either ends the negotiation. ` +
   'Only raises earn concessions (waiting earns nothing) and the ask never rises. ' +
-  `Round ${FINAL_COUNTER_ROUND}’s counter is final; offer ${MAX_ROUNDS} is the last, accepted only at or above it, else the negotiation expires. ` +
+  `Round ${FINAL_COUNTER_ROUND}’s counter is final; offer ${MAX_ROUNDS} is the last, accepted only at or above it, else the negotiation expires (rejected if it is a second insult or retreat). ` +
   `A negotiation with no offer for ${game.idleMinutes} minutes expires; at most ${game.maxActive} may be active (409 too_many_active). ` +
   (game.cooldownMinutes > 0
     ? `Ending without a deal blocks that product for a ${game.cooldownMinutes}-minute cool-down (409 cooling_down, retry_after_seconds). `

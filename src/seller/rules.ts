@@ -49,10 +49,11 @@ export function gapWord(gapCents: number, marketCents: number): GapWord {
 }
 
 /**
- * A steady raise is one of ¾ % to 1 % of market (in tenths of a percent). `STEADY_STREAK` of them
- * in a row, each to an offer inside the seller's comfort zone (a band around its floor, placed by
- * its hidden temperament), earn a further concession: the seller closes with a buyer who
- * approaches it steadily where it is comfortable.
+ * A steady raise is one of ¾ % to 1 % of market (in tenths of a percent). `STEADY_STREAK` offers
+ * in a row inside the seller's comfort zone (a band around its floor, placed by its hidden
+ * temperament), each after the first a steady raise (the first only a counted one), earn a
+ * further concession: the seller closes with a buyer who approaches it steadily where it is
+ * comfortable.
  */
 export const STEADY_RAISE_PER_MILLE = { low: 7.5, high: 10 } as const;
 export const STEADY_STREAK = 7;

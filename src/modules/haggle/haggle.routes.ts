@@ -118,7 +118,8 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
           `${step} of the market price (unless it is at or above ${FAIR_LINE_PERCENT} % of it) is a stall, and the ask — ` +
           `and what the seller accepts — stay where they were. Round ${FINAL_COUNTER_ROUND}’s counter is final; the ` +
           `${MAX_ROUNDS}th offer is the last, accepted only at or above that final counter, else the negotiation ` +
-          'expires. `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` ' +
+          'expires (or is `rejected`, when that offer is a 2nd insult or retreat). `seller_response` says so ' +
+          'in fields: `objection` (none, insult, retreat, stall), `strikes_left` ' +
           '(insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered ' +
           'but never changes a price. A failed request changes nothing and uses no round. ' +
           `A negotiation with no offer for ${idleMinutes} minutes has expired: 409 \`session_not_active\`.`,
