@@ -9,6 +9,7 @@ import type {
 } from 'fastify';
 import { isStorageUnavailable } from '../db/errors.js';
 import { AppError, storageUnavailable, validationHeadline } from './errors.js';
+import { withoutTrailingSlashes } from './paths.js';
 import { setHeadersWithoutHooks } from './response-headers.js';
 import { fieldProblems } from './validation.js';
 
@@ -94,7 +95,7 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
 }
 
 /** A request's path without its query and trailing slashes, as routes are matched. */
-const pathOf = (url: string): string => (url.split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
+const pathOf = (url: string): string => withoutTrailingSlashes(url.split('?')[0] ?? '');
 
 /** `pathOf`, percent-decoded as the router reads it (`/api/haggle/%73tart` is `start`). */
 function decodedPathOf(url: string): string {
@@ -118,8 +119,7 @@ const methodNotAllowed = (method: string, allowed: readonly string[]) =>
 
 /** A route's URL (`/api/players/:id`) as a pattern matching the paths it serves. */
 function patternOf(url: string): RegExp {
-  const source = url
-    .replace(/(.)\/+$/, '$1')
+  const source = withoutTrailingSlashes(url)
     .split('/')
     .map((part) =>
       part.startsWith(':')

@@ -1,3 +1,5 @@
+import { withoutTrailingSlashes } from '../../http/paths.js';
+
 /**
  * The web app's pages: the one list that both the server (which answers each with the app) and
  * the app's router (which draws it) read. Plain data, so the browser bundle can import it too.
@@ -19,7 +21,7 @@ export type PageName = keyof typeof PAGES;
 
 /** The page a path shows and its named parts (`/catalog/:id` → `{ id }`), or null. */
 export function matchPage(path: string): { page: PageName; params: Record<string, string> } | null {
-  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const trimmed = withoutTrailingSlashes(path);
   for (const [page, pattern] of Object.entries(PAGES) as [PageName, string][]) {
     const names: string[] = [];
     const source = pattern.replace(/:(\w+)/g, (_all, name: string) => {
