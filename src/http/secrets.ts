@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Keys and tokens are stored only as this hash; the clear value is shown once, at creation. */
 export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
@@ -8,13 +8,6 @@ export const API_KEY_PATTERN = /^hg_[0-9a-f]{48}$/;
 export function newApiKey(): { key: string; hash: string } {
   const key = `hg_${randomBytes(24).toString('hex')}`;
   return { key, hash: sha256Hex(key) };
-}
-
-/** Compares two hex digests without leaking through timing where they first differ. */
-export function sameDigest(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** The credential of an `Authorization: Bearer <credential>` header, or null. */
@@ -30,8 +23,10 @@ export function bearerCredential(header: string | undefined): string | null {
  * anything is stored (the refusal never repeats the value), and logged URLs hide them.
  */
 const SECRET_PATTERNS: readonly RegExp[] = [
-  /\bhg_[0-9a-f]{48}\b/i, // this service's API keys
-  /\brq_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/, // this service's receipt tokens
+  // This service's own API keys and receipt tokens, wherever they stand: glued to a word or
+  // after `%20` (their prefixes make a false alarm unlikely, and one costs nothing).
+  /hg_[0-9a-f]{48}/i,
+  /rq_[A-Za-z0-9_-]{43}/,
   /\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/, // OpenAI- and Anthropic-style secret keys
   /\bgh[pousr]_[A-Za-z0-9]{36,}\b/, // GitHub tokens
   /\bgithub_pat_[A-Za-z0-9_]{40,}\b/,

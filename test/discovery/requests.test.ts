@@ -220,6 +220,12 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
     it.each([
       ['one of our API keys', `my key is hg_${'a1'.repeat(24)} please help`],
       ['a receipt token', `token rq_${'A'.repeat(43)} again`],
+      ['an API key glued to a word', `my key is xhg_${'a1'.repeat(24)}_old`],
+      [
+        'an API key after an encoded space',
+        `GET /api/players/me?x=1%20hg_${'a1'.repeat(24)}%20 fails`,
+      ],
+      ['a receipt token glued to a digit', `see 1rq_${'A'.repeat(43)} receipt`],
       ['an OpenAI-style key', 'use sk-proj-abcdefghijklmnopqrstuvwx1234 for it'],
       ['a GitHub token', `ghp_${'a'.repeat(36)} is my token`],
       ['an AWS access key id', 'AKIAIOSFODNN7EXAMPLE is the access key'],
