@@ -28,10 +28,20 @@ export const redactedPaths = [
 
 /**
  * A URL as it may be logged: the values of credential-like query parameters and of `email`
- * hidden, and this service's keys and receipt tokens, and anything else shaped like a
- * credential, hidden wherever they appear (a key pasted into another parameter or the path).
+ * hidden, and this service's keys and receipt tokens, e-mail addresses and anything else shaped
+ * like a credential, hidden wherever they appear (a key pasted into another parameter or the
+ * path). A URL whose percent-encoding hides one of them (`%65mail=`, `hg%5F…`) is logged decoded,
+ * with it hidden.
  */
 export function redactUrl(url: string): string {
+  const logged = redactText(url);
+  if (!url.includes('%') && !url.includes('+')) return logged;
+  const decoded = decodedUrl(url);
+  const redacted = redactText(decoded);
+  return redacted === decoded ? logged : redacted;
+}
+
+function redactText(url: string): string {
   let logged = url;
   if (logged.includes('=')) {
     logged = logged.replace(
@@ -42,8 +52,30 @@ export function redactUrl(url: string): string {
   if (logged.includes('hg_') || logged.includes('rq_')) {
     logged = logged.replace(/hg_[0-9a-fA-F]{16,}|rq_[A-Za-z0-9_-]{16,}/g, '[redacted]');
   }
+  // An address typed into a search or a path; linear: a name starts where a word does, and the
+  // domain's labels are split by their dots.
+  if (logged.includes('@')) logged = logged.replace(EMAIL_IN_URL, '[redacted]');
   // Other services' secrets pasted into a search or a path (sk-…, ghp_…, AKIA…) too.
   return withoutSecrets(logged);
+}
+
+const EMAIL_IN_URL = /(?<![^\s/?&=#;,])[^\s/?&=#;,@]+@[^\s/?&=#;,@.]+(?:\.[^\s/?&=#;,@.]+)+/g;
+
+/** The URL as its parts read it (`+` a space in the query), or as it is when it does not decode. */
+function decodedUrl(url: string): string {
+  const query = url.indexOf('?');
+  const readable = query === -1 ? url : url.slice(0, query) + url.slice(query).replaceAll('+', ' ');
+  try {
+    return decodeURIComponent(readable);
+  } catch {
+    return readable.replace(/%[0-9a-f]{2}/gi, (escape) => {
+      try {
+        return decodeURIComponent(escape);
+      } catch {
+        return escape;
+      }
+    });
+  }
 }
 
 /**

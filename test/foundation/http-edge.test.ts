@@ -202,7 +202,11 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       ['bad id with spaces', false],
       ['<script>', false],
       ['trace-1.2:3_4', true],
-    ])('should use the client id %s only if short and safe', async (sent, kept) => {
+      [`hg_${'0a'.repeat(24)}`, false],
+      [`rq_${'A'.repeat(43)}`, false],
+      ['trace-hg_0a0a0a0a', false],
+      ['AKIAIOSFODNN7EXAMPLE', false],
+    ])('should use the client id %s only if short, safe and no credential', async (sent, kept) => {
       const response = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': sent } });
       const id = String(response.headers['x-request-id']);
       if (kept) expect(id).toBe(sent);

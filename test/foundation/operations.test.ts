@@ -115,6 +115,35 @@ describe('operating the service', () => {
       expect(t.logs.join('')).not.toContain(pasted);
       expect(redactUrl(`/api/catalog?q=${pasted}`)).toBe('/api/catalog?q=[redacted]');
     });
+
+    it('should hide what percent-encoding or a search would have let through', async () => {
+      const key = `hg_${'0a'.repeat(24)}`;
+      const token = `rq_${'A'.repeat(43)}`;
+      for (const url of [
+        `/api/catalog?q=${key.replace('_', '%5F')}`,
+        `/api/catalog?q=%68g_${'0a'.repeat(24)}`,
+        `/api/catalog?q=${token.replace('rq_', 'rq%5F')}`,
+        '/api/players?%65mail=alice%40example.com',
+        '/api/catalog?q=alice@example.com',
+        '/api/catalog?q=write+to+alice@example.com+please',
+        '/api/catalog?q=alice%40example.com',
+      ]) {
+        const logged = redactUrl(url);
+        expect(logged, url).toContain('[redacted]');
+        expect(logged, url).not.toMatch(/0a0a0a0a|AAAAAAAA|alice/);
+        await t.app.inject(url);
+      }
+      expect(t.logs.join('')).not.toMatch(/0a0a0a0a|AAAAAAAA|alice/);
+      // What hides nothing is logged as it came, encoding and all.
+      expect(redactUrl('/api/catalog?q=speech+to+text%21')).toBe(
+        '/api/catalog?q=speech+to+text%21',
+      );
+      expect(redactUrl('/api/catalog?q=%E2%82%AC%ZZ')).toBe('/api/catalog?q=%E2%82%AC%ZZ');
+      expect(redactUrl('/api/catalog?q=user@host')).toBe('/api/catalog?q=user@host');
+      // A long run of characters an address is made of costs one pass, not one per character.
+      const long = `/api/catalog?q=${'a'.repeat(8000)}@${'b'.repeat(8000)}`;
+      expect(redactUrl(long)).toBe(long);
+    });
   });
 
   describe('start-up', () => {
