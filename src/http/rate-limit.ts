@@ -153,12 +153,20 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
   return redis;
 }
 
-/** Public game endpoints: counted per client address (an unverified key must not get its own count). */
-export const perAddress = (config: Config): RateLimitOptions => ({
-  max: config.limits.gameRequestsPerMinute,
-  timeWindow: 60_000,
-  keyGenerator: (request: FastifyRequest) => `ip:${clientOf(request.ip)}`,
-});
+/**
+ * A public game route's limit, counted per client address (an unverified key must not get its
+ * own count), as the route's `onRequest` hook. Made once for each route, so the route's GET and
+ * the HEAD Fastify adds for it share one count: a limit set in the route's config would give
+ * the HEAD a count of its own, twice the budget.
+ */
+export const perAddress = (app: FastifyInstance, config: Config) =>
+  app.rateLimit({
+    max: config.limits.gameRequestsPerMinute,
+    timeWindow: 60_000,
+    // The route in the key: counters in Redis are one store for every route.
+    keyGenerator: (request: FastifyRequest) =>
+      `ip:${request.routeOptions.url ?? ''}:${clientOf(request.ip)}`,
+  });
 
 /** Registration: counted per client address. */
 export const perAddressHourly = (config: Config): RateLimitOptions => ({

@@ -104,6 +104,23 @@ describe.each(testDialects)('rate limits (%s)', (dialect) => {
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
+
+  it.each(['/api/products', '/api/leaderboard'])(
+    'should count HEAD and GET of %s per address together, and each route on its own',
+    async (url) => {
+      // An address of its own, so no other request of this file counts against it.
+      const remoteAddress = url === '/api/products' ? '198.51.100.7' : '198.51.100.8';
+      const ask = (method: 'GET' | 'HEAD', path = url) =>
+        t.app.inject({ method, url: path, remoteAddress }).then((response) => response.statusCode);
+      const statuses = [];
+      for (const method of ['GET', 'HEAD', 'GET', 'HEAD', 'GET', 'HEAD', 'GET'] as const) {
+        statuses.push(await ask(method));
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      const other = url === '/api/products' ? '/api/leaderboard' : '/api/products';
+      expect(await ask('GET', other)).toBe(200);
+    },
+  );
 });
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -131,6 +148,30 @@ describe.skipIf(redisUrl === undefined || redisUrl === '')(
           );
         }
         expect(statuses).toEqual([401, 401, 401, 429]);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('should count a public route per address across instances, its HEAD with its GET', async () => {
+      const env = { REDIS_URL: redisUrl ?? '', GAME_RATE_LIMIT_PER_MINUTE: '3' };
+      const [a, b] = await Promise.all([
+        createTestApp('sqlite', env),
+        createTestApp('sqlite', env),
+      ]);
+      try {
+        const remoteAddress = `10.${[...randomBytes(3)].join('.')}`;
+        const ask = (app: TestApp, method: 'GET' | 'HEAD', url = '/api/leaderboard') =>
+          app.app.inject({ method, url, remoteAddress }).then((response) => response.statusCode);
+        const statuses = [
+          await ask(a, 'GET'),
+          await ask(b, 'HEAD'),
+          await ask(a, 'HEAD'),
+          await ask(b, 'GET'),
+        ];
+        expect(statuses).toEqual([200, 200, 200, 429]);
+        // Another public route keeps its own count.
+        expect(await ask(b, 'GET', '/api/products')).toBe(200);
       } finally {
         await Promise.all([a.close(), b.close()]);
       }

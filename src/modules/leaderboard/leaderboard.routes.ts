@@ -13,7 +13,7 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   app.get(
     '/api/leaderboard',
     {
-      config: { rateLimit: perAddress(config) },
+      onRequest: perAddress(app, config),
       schema: {
         tags: ['game'],
         operationId: 'getLeaderboard',

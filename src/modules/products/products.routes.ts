@@ -11,12 +11,11 @@ import { getProduct, getProductImage, getProductPage } from './products.service.
 
 export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
   const { store, config } = context;
-  const rateLimit = perAddress(config);
 
   app.get(
     '/api/products',
     {
-      config: { rateLimit },
+      onRequest: perAddress(app, config),
       schema: {
         tags: ['products'],
         operationId: 'listProducts',
@@ -78,7 +77,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
   app.get(
     '/images/products/:id.svg',
     {
-      config: { rateLimit },
+      onRequest: perAddress(app, config),
       schema: {
         tags: ['products'],
         operationId: 'getProductImage',
