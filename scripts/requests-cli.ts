@@ -47,6 +47,17 @@ class UsageError extends Error {}
  */
 const UNPRINTABLE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
+/**
+ * JSON as printed: what `JSON.stringify` leaves as it is of `UNPRINTABLE` (controls from U+007F,
+ * bidirectional overrides) and the line separators, written as `\uXXXX` escapes: the same JSON,
+ * nothing a terminal acts on.
+ */
+const printableJson = (value: unknown, indent?: number): string =>
+  JSON.stringify(value, null, indent).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
 /** Requests as a table a person can read in a terminal. */
 function table(requests: StoredRequest[]): string {
   const oneLine = (text: string, width: number) => {
@@ -189,7 +200,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
           limit,
         });
         if (values.json === true) {
-          for (const request of requests) io.out(JSON.stringify(request));
+          for (const request of requests) io.out(printableJson(request));
         } else {
           io.out(requests.length === 0 ? 'No requests.' : table(requests));
         }
@@ -203,7 +214,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
           io.err(`No request ${id}.`);
           return 1;
         }
-        io.out(JSON.stringify(request, null, 2));
+        io.out(printableJson(request, 2));
         return 0;
       }
       case 'set': {
@@ -235,7 +246,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
           io.err(`No request ${id}.`);
           return 1;
         }
-        io.out(JSON.stringify(updated, null, 2));
+        io.out(printableJson(updated, 2));
         return 0;
       }
       case undefined:

@@ -73,7 +73,7 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
 
   it('should never let the text of a request drive the terminal', async () => {
     const hostile =
-      'Clear \u001b[2J title \u001b]0;owned\u0007 red \u001b[31mFAKE\u001b[0m flip \u202eevil\u202c end';
+      'Clear \u001b[2J title \u001b]0;owned\u0007 red \u001b[31mFAKE\u001b[0m flip \u202eevil\u202c 8-bit \u009b31mred end';
     const filed = await t.app.inject({
       method: 'POST',
       url: '/api/requests',
@@ -83,9 +83,15 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
     const table = (await cli('list', '--kind', 'pilot')).stdout;
     expect(table).toContain('Clear \ufffd[2J title');
     for (const line of table.split('\n')) expect(line).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
-    // As JSON the text is kept exactly, escaped.
-    const json = (await cli('list', '--kind', 'pilot', '--json')).stdout;
-    expect((JSON.parse(json.trim()) as { task: string }).task).toBe(hostile);
+    // As JSON (a list, one request) the text is kept exactly, escaped.
+    const id = (JSON.parse(filed.body) as { data: { id: string } }).data.id;
+    for (const json of [
+      (await cli('list', '--kind', 'pilot', '--json')).stdout,
+      (await cli('show', id)).stdout,
+    ]) {
+      expect((JSON.parse(json.trim()) as { task: string }).task).toBe(hostile);
+      expect(json.replaceAll('\n', '')).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
+    }
   });
 
   it('should take an empty --response as no response', async () => {
