@@ -1,6 +1,9 @@
 /// <reference lib="dom" />
 // Code passed to page.evaluate runs in the browser and uses its types.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEB_DIST } from '../../src/modules/web/web.routes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { startServer, type ServerProcess } from '../helpers/process.js';
 import { ensureWebBuilt } from './browser.js';
@@ -58,6 +61,14 @@ describe('serving the web app', () => {
 
     const missingAsset = await fetch(`${base}/assets/missing-0000.js`);
     expect(missingAsset.status).toBe(404);
+    // A dotfile left among the assets is not served.
+    const dotfile = join(WEB_DIST, 'assets', `.probe-${process.pid}`);
+    writeFileSync(dotfile, 'not for the public');
+    try {
+      expect((await fetch(`${base}/assets/.probe-${process.pid}`)).status).toBe(404);
+    } finally {
+      rmSync(dotfile, { force: true });
+    }
 
     expect((await fetch(`${base}/openapi.json`)).headers.get('content-type')).toMatch(/json/);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);

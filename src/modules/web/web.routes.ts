@@ -71,6 +71,8 @@ export const webRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
       prefix: '/assets/',
       decorateReply: false,
       index: false,
+      // Only the build's files: a dotfile left in the folder (an editor's, a tool's) is not served.
+      dotfiles: 'ignore',
       // File names carry a content hash: a changed file gets a new name, so caching never goes stale.
       immutable: true,
       maxAge: '365d',
