@@ -95,15 +95,19 @@ export function loadConfig(env: Env = process.env): Config {
   const url = (name: string, protocols: readonly string[]): string | null => {
     const raw = read(name);
     if (raw === undefined) return null;
+    // Said back without the user and password a URL may carry (…@), so no error shows them.
+    const at = raw.lastIndexOf('@');
+    const scheme = /^[a-z][a-z0-9+.-]*:\/*/i.exec(raw)?.[0] ?? '';
+    const shown = at === -1 ? raw : `${scheme}…${raw.slice(at)}`;
     let parsed: URL;
     try {
       parsed = new URL(raw);
     } catch {
-      problems.push(`${name} must be a URL, got "${raw}"`);
+      problems.push(`${name} must be a URL, got "${shown}"`);
       return null;
     }
     if (!protocols.includes(parsed.protocol)) {
-      problems.push(`${name} must start with ${protocols.join(' or ')}, got "${raw}"`);
+      problems.push(`${name} must start with ${protocols.join(' or ')}, got "${shown}"`);
       return null;
     }
     return raw.replace(/\/+$/, '');

@@ -56,4 +56,23 @@ describe('configuration', () => {
       expect(message).toContain(name);
     }
   });
+
+  it('should not say back the password of a URL it refuses', () => {
+    for (const env of [
+      { REDIS_URL: 'http://admin:hunter2@cache:6379' },
+      { PUBLIC_BASE_URL: 'ftp://user:hunter2@example.com/' },
+      { REDIS_URL: 'redis//admin:hunter2@cache' },
+      { REDIS_URL: 'http://admin:hunt/er2@cache' },
+      { PUBLIC_BASE_URL: 'admin:hunter2@example.com' },
+    ]) {
+      let message = '';
+      try {
+        loadConfig(env);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, JSON.stringify(env)).toContain(Object.keys(env)[0] ?? '');
+      expect(message, JSON.stringify(env)).not.toMatch(/hunter2|hunt\/er2/);
+    }
+  });
 });
