@@ -111,11 +111,16 @@ const takeOne = compiledOnce(
       .returning(['stock_quantity', 'sale_hour', 'sales_this_hour', 'sales_hour_before']),
 );
 
+/**
+ * Inserts the products no row has yet. Any unique key (the id, the name) is a conflict to skip:
+ * on PostgreSQL, with only the id named, two processes seeding at once could both pass the id's
+ * check, and the second then failed on the name's.
+ */
 export async function insertMissingProducts(db: Db, products: ProductRow[]): Promise<void> {
   if (products.length === 0) return;
   await db
     .insertInto('products')
     .values(products)
-    .onConflict((conflict) => conflict.column('id').doNothing())
+    .onConflict((conflict) => conflict.doNothing())
     .execute();
 }
