@@ -25,8 +25,12 @@ const BLOCKING_BUSY_TIMEOUT_MS = 5;
  */
 export function openSqlite(options: SqliteOptions): BetterSqlite3.Database {
   const database = new BetterSqlite(options.path);
-  database.pragma(`busy_timeout = ${Math.min(options.busyTimeoutMs, BLOCKING_BUSY_TIMEOUT_MS)}`);
+  // Turning a new file to WAL takes it whole for a moment: a process started at the same time
+  // may hold it (switching it too, or migrating). This runs once, at start, before serving, so
+  // it may wait here the whole configured time; the short wait applies from then on.
+  database.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
   database.pragma('journal_mode = WAL');
+  database.pragma(`busy_timeout = ${Math.min(options.busyTimeoutMs, BLOCKING_BUSY_TIMEOUT_MS)}`);
   database.pragma(`synchronous = ${options.synchronous}`);
   database.pragma('foreign_keys = ON');
   if (options.queryOnly === true) {
