@@ -66,8 +66,8 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     });
     // Half of it until descriptions kept whole first sentences instead of stopping at a colon
-    // ("What you need:"), which took 2.3 KB more.
-    expect(Buffer.byteLength(response.body)).toBeLessThanOrEqual(TOOLS_LIST_BEFORE * 0.53);
+    // ("What you need:"), which took 2.3 KB more; 0.53 until make_offer took `round`.
+    expect(Buffer.byteLength(response.body)).toBeLessThanOrEqual(TOOLS_LIST_BEFORE * 0.531);
   });
 
   it('should shorten descriptions to whole sentences, never to a fragment', async () => {

@@ -83,6 +83,18 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     expect(await page.locator('.ladder .ask-dot').count()).toBe(4);
     await app.audit('negotiation-active', { plainWords: true });
 
+    // An offer made elsewhere (another tab) meanwhile: this page's offer names the round it saw,
+    // so it is refused in words and the page shows the negotiation as it stands.
+    const sessionId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    await api('/api/haggle/offer', {
+      session_id: sessionId,
+      offer_amount: (target.market_price * 0.56).toFixed(2),
+    });
+    await offer.fill((target.market_price * 0.58).toFixed(2));
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/another window or tab/);
+    await expect.poll(() => page.locator('.rounds-text').textContent()).toBe('6 offers left');
+
     // Walking away asks first; "Keep haggling" keeps the negotiation.
     await page.getByRole('button', { name: 'Walk away' }).click();
     await page.getByRole('button', { name: 'Keep haggling' }).click();

@@ -61,6 +61,28 @@ describe.each(testDialects)('time, the cap and the terms of the game (%s)', (dia
   });
 
   describe('idle expiry', () => {
+    it('should answer a retried round of an idle negotiation as it was, and any other round 409', async () => {
+      const player = await game.client.newPlayer('idle');
+      const item = affordable(2);
+      const id = (await game.client.start(player, item.id)).body.data.id;
+      const first = await game.client.offer(player, id, share(item, 0.6), undefined, 1);
+      expect(first.body.data.seller_response.action).toBe('counter');
+      const lastMove = await idleFor(id, IDLE_MINUTES + 1);
+
+      const retry = await game.client.offer(player, id, share(item, 0.6), undefined, 1);
+      expect(retry.status).toBe(200);
+      expect(retry.body.data.seller_response).toEqual(first.body.data.seller_response);
+      expect(retry.body.data.session).toMatchObject({
+        status: 'expired',
+        ended_at: new Date(Date.parse(lastMove) + IDLE_MINUTES * 60_000).toISOString(),
+      });
+      for (const round of [1, 3]) {
+        const other = await game.client.offer(player, id, share(item, 0.7), undefined, round);
+        expect(other.status).toBe(409);
+        expect(other.body.code).toBe('session_not_active');
+      }
+    });
+
     it('should expire a negotiation with no offer for the idle limit, write it once and start the cool-down', async () => {
       const player = await game.client.newPlayer('idle');
       const item = affordable(1);

@@ -20,6 +20,7 @@ export interface Envelope<T = Record<string, unknown>> {
   data: T;
   error?: string;
   code?: string;
+  details?: { field: string; message: string }[];
 }
 
 /**
@@ -103,13 +104,21 @@ export class GameClient {
     );
   }
 
-  async offer(player: TestPlayer, sessionId: string, amount: number | string, message?: string) {
+  /** An offer; with `round`, the round it is for (a retry of a played round is answered again). */
+  async offer(
+    player: TestPlayer,
+    sessionId: string,
+    amount: number | string,
+    message?: string,
+    round?: number,
+  ) {
     return this.post<OfferData>(
       '/api/haggle/offer',
       {
         session_id: sessionId,
         offer_amount: amount,
         ...(message === undefined ? {} : { message }),
+        ...(round === undefined ? {} : { round }),
       },
       player,
     );

@@ -212,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. It accepts an offer at or above its ask, and also one at or above the counter-offer it would make next (less 0.5 % of the market price, never below its floor): there is no gain in offering exactly its next counter. Offers below 40 % of the market price are insulting: the first is a warning, the 2nd ends the negotiation (`rejected`). An offer below your previous one is a retreat: the first keeps the ask, the 2nd ends it. Only raises earn a concession: an offer that does not beat your best by 0.5 % of the market price (unless it is at or above 88 % of it) is a stall, and the ask — and what the seller accepts — stay where they were. Round 9’s counter is final; the 10th offer is the last, accepted only at or above that final counter, else the negotiation expires (or is `rejected`, when that offer is a 2nd insult or retreat). `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` (insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered but never changes a price. A failed request changes nothing and uses no round. A negotiation with no offer for 15 minutes has expired: 409 `session_not_active`.
+         * @description The seller accepts (the deal is made at your offer), counters, or rejects, by published rules. It accepts an offer at or above its ask, and also one at or above the counter-offer it would make next (less 0.5 % of the market price, never below its floor): there is no gain in offering exactly its next counter. Offers below 40 % of the market price are insulting: the first is a warning, the 2nd ends the negotiation (`rejected`). An offer below your previous one is a retreat: the first keeps the ask, the 2nd ends it. Only raises earn a concession: an offer that does not beat your best by 0.5 % of the market price (unless it is at or above 88 % of it) is a stall, and the ask — and what the seller accepts — stay where they were. Round 9’s counter is final; the 10th offer is the last, accepted only at or above that final counter, else the negotiation expires (or is `rejected`, when that offer is a 2nd insult or retreat). `seller_response` says so in fields: `objection` (none, insult, retreat, stall), `strikes_left` (insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered but never changes a price. A failed request changes nothing and uses no round. Send `round` (the session’s `rounds_count` + 1) to make a retry safe: the same offer for a round already played is answered again, as it was, and changes nothing. A negotiation with no offer for 15 minutes has expired: 409 `session_not_active`.
          */
         post: operations["makeOffer"];
         delete?: never;
@@ -2123,6 +2123,11 @@ export interface operations {
                      * @example 42.5
                      */
                     offer_amount: number | string;
+                    /**
+                     * @description The round this offer is for (`rounds_count` + 1), so that a retry changes nothing. The same offer sent again for a round already played gets that answer again (with the session and product as they stand now). Any other round but the next is 400 `validation_error` (409 `session_not_active` once the negotiation has ended).
+                     * @example 1
+                     */
+                    round?: number;
                     /**
                      * Format: uuid
                      * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90

@@ -14,6 +14,8 @@ const fields: Record<string, string> = {
     'No catalog listing has this id. Leave it empty, or copy the id from a listing page.',
   offer_amount: 'Enter an amount above 0 with at most two decimals, such as 12.50.',
   message: 'Keep your message to the seller under 1,000 characters.',
+  round:
+    'This negotiation moved on in another window or tab. It is shown as it stands now: make your offer again if you still want to.',
   q: 'Use up to 300 characters of ordinary text.',
 };
 

@@ -96,8 +96,8 @@ export async function lockOwnSession(
  * `lockOwnSession` with the session's messages so far, which an offer's answer depends on: on
  * PostgreSQL in the same statement (a round trip fewer). That statement reads the messages as of
  * its start, so if it waited for the lock while another offer on the session committed, they
- * miss that offer's round: then (an active session has its greeting and two messages a round)
- * they are read again.
+ * miss that offer's round: then they are read again (a retried offer is answered from them,
+ * whatever the session's status).
  */
 export async function lockOwnSessionWithMessages(
   trx: Transaction<Database>,
@@ -112,7 +112,10 @@ export async function lockOwnSessionWithMessages(
   const { messages, ...rest } = row;
   const locked = lockedOf(rest);
   const { session } = locked;
-  const complete = session.status !== 'active' || messages.length === 1 + 2 * session.rounds_count;
+  // An active session has its greeting and two messages a round; a finished one may have a note.
+  const expected = 1 + 2 * session.rounds_count;
+  const complete =
+    session.status === 'active' ? messages.length === expected : messages.length >= expected;
   return { ...locked, messages: complete ? messages : await listMessages(trx, session.id) };
 }
 

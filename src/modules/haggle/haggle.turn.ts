@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, notFound, validationHeadline } from '../../http/errors.js';
 import { parseCents } from '../../http/money.js';
-import { pastRounds } from '../../seller/history.js';
+import { pastRounds, type RecordedMessage } from '../../seller/history.js';
 import {
   formatCredits,
   playerWords,
@@ -12,6 +12,7 @@ import {
 import type { ProductRow } from '../products/products.tables.js';
 import type { TransactionWithProduct } from '../transactions/transactions.repository.js';
 import {
+  asOf,
   coolDown,
   idleDeadline,
   isIdle,
@@ -66,7 +67,8 @@ export async function expireIdle(
  * the limit is expired instead: that is written and committed, then 409 `session_not_active`.
  * The caller's `keyHash` is that of the key the request was authenticated with: a rotation
  * committed since then (it waits for the lock, or this read waits for it) makes the turn 401,
- * so no turn is taken with a key already replaced.
+ * so no turn is taken with a key already replaced. `answered`, when given, may answer from
+ * what is stored, whatever the session's status, before any of that: a retried turn.
  */
 async function onActiveSession<T, Locked extends LockedSession>(
   deps: HaggleDeps,
@@ -77,11 +79,14 @@ async function onActiveSession<T, Locked extends LockedSession>(
     ids: { sessionId: string; playerId: string },
   ) => Promise<Locked | undefined>,
   act: (trx: Transaction<Database>, locked: Locked, at: string) => Promise<T>,
+  answered?: (locked: Locked) => T | undefined,
 ): Promise<T> {
   const result = await deps.store.db.transaction().execute(async (trx) => {
     const locked = await lock(trx, { sessionId, playerId });
     if (locked === undefined) throw notFound('Session');
     if (locked.keyHash !== keyHash) throw keyReplaced();
+    const again = answered?.(locked);
+    if (again !== undefined) return { expired: false, value: again } as const;
     if (locked.session.status !== 'active') throw sessionNotActive(locked.session.status);
     const at = now();
     if (isIdle(locked.session, at, deps.idleMinutes)) {
@@ -100,10 +105,54 @@ export interface OfferOutcome {
   product: ProductRow;
 }
 
+/**
+ * An offer that names its `round` and finds that round already played with the same amount is
+ * a retry: it is answered again as it was (the seller's decision is replayed from the stored
+ * history, its words are those stored), with the session and product as they stand, and
+ * nothing is written. Any other round than the next is refused while the session is active;
+ * on a finished or idle session it is `session_not_active`, as an offer without a round is.
+ */
+function answeredOffer(
+  deps: HaggleDeps,
+  locked: LockedSession & { messages: RecordedMessage[] },
+  round: number | undefined,
+  offerCents: number,
+): OfferOutcome | undefined {
+  const { session, product, messages } = locked;
+  const played = session.rounds_count;
+  if (round === undefined || round === played + 1) return undefined;
+  const history = pastRounds(messages);
+  const said = messages.find((row) => row.sender === 'seller' && row.round === round);
+  if (round === played && history[round - 1]?.offerCents === offerCents && said !== undefined) {
+    const decision = respondToOffer(
+      sellerContext(session, product, deps.sellerSecret),
+      history.slice(0, round - 1),
+      offerCents,
+    );
+    const asItStands = asOf(session, now(), deps.idleMinutes);
+    return { session: asItStands, reply: { ...decision, message: said.message }, product };
+  }
+  // A finished or idle session answers as it does to an offer without a round (409).
+  if (session.status !== 'active' || isIdle(session, now(), deps.idleMinutes)) return undefined;
+  const next = `your next offer is round ${played + 1}`;
+  const playedWith = round === played ? history[round - 1]?.offerCents : undefined;
+  const message =
+    playedWith === undefined
+      ? `${round} is not this negotiation's next round: ${played} played, ${next}`
+      : `${round} was played with an offer of ${formatCredits(playedWith)} credits, not ${formatCredits(offerCents)}: ${next}`;
+  const details = [{ field: 'round', message }];
+  throw new AppError('validation_error', validationHeadline(details), { details });
+}
+
 export async function makeOffer(
   deps: HaggleDeps,
   caller: Caller,
-  input: { session_id: string; offer_amount: number | string; message?: string | undefined },
+  input: {
+    session_id: string;
+    offer_amount: number | string;
+    message?: string | undefined;
+    round?: number | undefined;
+  },
 ): Promise<OfferOutcome> {
   const offerCents = parseCents(input.offer_amount, 'offer_amount');
   return onActiveSession(
@@ -176,6 +225,7 @@ export async function makeOffer(
         }
       }
     },
+    (locked) => answeredOffer(deps, locked, input.round, offerCents),
   );
 }
 

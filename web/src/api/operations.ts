@@ -90,12 +90,20 @@ export const listNegotiations = (key: string, cursor?: string) =>
     }),
   );
 
-export const makeOffer = (key: string, sessionId: string, amount: string, note: string) =>
+/** `round` is the round the offer is for: a page left open on an older round is refused. */
+export const makeOffer = (
+  key: string,
+  sessionId: string,
+  amount: string,
+  note: string,
+  round: number,
+) =>
   call(
     api.POST('/api/haggle/offer', {
       body: {
         session_id: sessionId,
         offer_amount: amount,
+        round,
         ...(note.trim() === '' ? {} : { message: note.trim() }),
       },
       headers: bearer(key),

@@ -122,7 +122,7 @@ export function NegotiationPage(props: { id: string }) {
 
   const offer = (price: string) =>
     act(async () => {
-      const result = await makeOffer(me.key, session.id, price, note);
+      const result = await makeOffer(me.key, session.id, price, note, session.rounds_count + 1);
       setReply(result.seller_response);
       setAmount('');
       setNote('');
