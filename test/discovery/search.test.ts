@@ -170,6 +170,30 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     }
   });
 
+  it('should say which of a phrase’s words matched, and count a listing with some as a partial match', async () => {
+    const { body } = await search('?q=speech%20to%20text&protocol=mcp&limit=50');
+    const { items } = body.data;
+    expect(items.length).toBeGreaterThan(0);
+    let whole = 0;
+    for (const item of items) {
+      const listing = (await t.app.inject(`/api/catalog/${item.id}`)).body.toLowerCase();
+      const terms = (item.matched ?? []).map((match) => match.term);
+      expect(terms, item.id).toHaveLength(1);
+      const [term = ''] = terms;
+      if (term === 'speech' || term === 'text') {
+        // Only one of the two words is in the listing, and that is the word it names.
+        expect(listing, item.id).toContain(term);
+      } else {
+        // Both words, or an equivalent (transcription…).
+        if (term === 'speech text') expect(listing, item.id).toMatch(/speech/);
+        whole++;
+      }
+    }
+    expect(whole).toBeLessThan(items.length);
+    // Few listings match the whole need: the answer offers the way forward.
+    expect(body.data.capability_request === null).toBe(whole > 3);
+  });
+
   it('should find listings by their use cases, active ones first among equals', async () => {
     const entries = loadCatalogFile();
     const useCases: Record<string, string[]> = {

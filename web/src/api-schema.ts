@@ -845,7 +845,7 @@ export interface operations {
                                 /** @description Why this result: each part of the query it matched and in which fields (empty for a search without words). */
                                 matched: {
                                     fields: ("name" | "aliases" | "use_cases" | "summary" | "categories" | "description" | "protocols" | "limitations")[];
-                                    /** @description A query word or phrase as typed, its correction, or the concept-map equivalent that was found. */
+                                    /** @description A query word or phrase as typed (or the part of it found), its correction, or the concept-map equivalent found. */
                                     term: string;
                                 }[];
                                 name: string;

@@ -17,7 +17,7 @@ export interface Candidate {
   /** 1 when the listing's name, an alias or its id is the whole query. */
   named: number;
   score: number;
-  /** How many of the query's groups it matched. */
+  /** How many of the query's groups it matched whole (every word as typed, or an equivalent). */
   groups: number;
 }
 
@@ -53,6 +53,9 @@ function scratchFor(size: number) {
       pooled: new Float64Array(n),
       pooledWeight: new Float64Array(n),
       together: new Uint8Array(n),
+      found: new Uint32Array(n),
+      bestParts: new Uint32Array(n),
+      whole: new Uint8Array(n),
     };
   }
   return scratch;
@@ -72,6 +75,12 @@ let scratch:
       pooled: Float64Array;
       pooledWeight: Float64Array;
       together: Uint8Array;
+      /** Which of an alternative's terms a listing has, one bit each. */
+      found: Uint32Array;
+      /** For the best alternative found only in part: the bits of the terms found; else 0. */
+      bestParts: Uint32Array;
+      /** Whether some alternative of the group was found whole. */
+      whole: Uint8Array;
     }
   | undefined;
 
@@ -115,9 +124,12 @@ export function rank(
     pooled,
     pooledWeight,
     together,
+    found: termsFound,
+    bestParts,
+    whole,
   } = scratchFor(top + 1);
   const touched: number[] = [];
-  const perGroup: { seqs: number[]; alts: number[]; masks: number[] }[] = [];
+  const perGroup: { seqs: number[]; alts: number[]; masks: number[]; parts: number[] }[] = [];
   let truncated = false;
   let widest = 0;
 
@@ -143,9 +155,12 @@ export function rank(
       if (alternative.together !== undefined)
         for (const term of alternative.together)
           for (const seq of lists.get(term)?.seqs ?? []) together[seq] = 1;
-      for (const term of alternative.terms) {
+      // Typed words count as the group's match only all together; in part they still score.
+      const allTerms = alternative.terms.length < 32 ? 2 ** alternative.terms.length - 1 : 0;
+      for (const [t, term] of alternative.terms.entries()) {
         const found = lists.get(term);
         if (found === undefined) continue;
+        const bit = t < 31 ? 1 << t : 0;
         if (found.df > found.seqs.length) truncated = true;
         widest = Math.max(widest, found.df);
         // A completion of a word the catalog knows weighs at most that word's idf: "lang" also
@@ -161,6 +176,7 @@ export function rank(
           sum[seq] = (sum[seq] as number) + weight * (found.weights[j] as number);
           count[seq] = (count[seq] as number) + 1;
           mask[seq] = (mask[seq] as number) | (found.masks[j] as number);
+          termsFound[seq] = (termsFound[seq] as number) | bit;
           if (form) {
             pooled[seq] = (pooled[seq] as number) + unsaturated(found.weights[j] as number);
             pooledWeight[seq] = Math.max(pooledWeight[seq] as number, alternative.weight);
@@ -172,21 +188,30 @@ export function rank(
         if (!equivalent || (count[seq] as number) >= alternative.terms.length) {
           const apart = apartKnown && together[seq] === 0;
           const value = (sum[seq] as number) * alternative.weight * (apart ? APART_WEIGHT : 1);
+          const inFull = allTerms === 0 || termsFound[seq] === allTerms;
+          if (inFull) whole[seq] = 1;
           if (bestAlt[seq] === -1) groupSeqs.push(seq);
           if (bestAlt[seq] === -1 || value > (best[seq] as number)) {
             best[seq] = value;
             bestAlt[seq] = a;
             bestMask[seq] = mask[seq] as number;
+            bestParts[seq] = inFull ? 0 : (termsFound[seq] as number);
           }
         }
         sum[seq] = 0;
         count[seq] = 0;
         mask[seq] = 0;
+        termsFound[seq] = 0;
       }
       for (const term of alternative.together ?? [])
         for (const seq of lists.get(term)?.seqs ?? []) together[seq] = 0;
     }
-    const record = { seqs: groupSeqs, alts: [] as number[], masks: [] as number[] };
+    const record = {
+      seqs: groupSeqs,
+      alts: [] as number[],
+      masks: [] as number[],
+      parts: [] as number[],
+    };
     for (const seq of groupSeqs) {
       if ((pooled[seq] as number) > 0) {
         const value = typedIdf * saturated(pooled[seq] as number) * (pooledWeight[seq] as number);
@@ -196,12 +221,15 @@ export function rank(
       }
       if (total[seq] === 0) touched.push(seq);
       total[seq] = (total[seq] as number) + (best[seq] as number);
-      groupsHit[seq] = (groupsHit[seq] as number) + 1;
+      groupsHit[seq] = (groupsHit[seq] as number) + (whole[seq] as number);
       status[seq] = bestMask[seq] as number;
       record.alts.push(bestAlt[seq] as number);
       record.masks.push(bestMask[seq] as number);
+      record.parts.push(bestParts[seq] as number);
       best[seq] = 0;
       bestAlt[seq] = -1;
+      bestParts[seq] = 0;
+      whole[seq] = 0;
     }
     perGroup.push(record);
   }
@@ -229,7 +257,7 @@ export function rank(
         record.seqs.forEach((seq, k) => {
           const alternative = groups[g]?.alternatives[record.alts[k] ?? 0];
           matched.get(seq)?.push({
-            term: alternative?.label ?? '',
+            term: partOf(alternative?.label ?? '', record.parts[k] ?? 0),
             fields: fieldsOf((record.masks[k] ?? 0) & 0xff),
           });
         });
@@ -237,4 +265,15 @@ export function rank(
       return matched;
     },
   };
+}
+
+/**
+ * What a hit matched of typed words found only in part: those words of the label (one per
+ * term, in order), not all of them. `parts` 0 is the whole label.
+ */
+function partOf(label: string, parts: number): string {
+  if (parts === 0) return label;
+  const words = label.split(' ');
+  const found = words.filter((_, i) => i < 31 && (parts & (1 << i)) !== 0);
+  return found.length === 0 ? label : found.join(' ');
 }

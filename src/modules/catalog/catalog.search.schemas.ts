@@ -53,7 +53,7 @@ export const SearchHit = Type.Object(
         {
           term: Type.String({
             description:
-              'A query word or phrase as typed, its correction, or the concept-map equivalent that was found.',
+              'A query word or phrase as typed (or the part of it found), its correction, or the concept-map equivalent found.',
           }),
           fields: Type.Array(
             Type.Enum(FIELD_NAMES, {
