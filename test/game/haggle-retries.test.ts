@@ -75,6 +75,9 @@ describe.each(testDialects)('retried offers (%s)', (dialect) => {
     const later = await game.client.offer(player, session.id, price, undefined, 2);
     expect(later.status).toBe(409);
     expect(later.body.code).toBe('session_not_active');
+    expect(later.body.error).toBe(
+      'This negotiation is accepted: it is over and takes no more offers, accepts or walk-aways.',
+    );
     const otherAmount = await game.client.offer(player, session.id, 1, undefined, 1);
     expect(otherAmount.status).toBe(409);
     expect(otherAmount.body.code).toBe('session_not_active');

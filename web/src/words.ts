@@ -33,7 +33,8 @@ const codes: Record<string, string> = {
   not_found: 'We could not find that. It may have been removed, or the link is incomplete.',
   insufficient_credits: 'You do not have enough credits for that.',
   out_of_stock: 'This product has just sold out.',
-  session_not_active: 'This negotiation has ended, so it takes no more offers.',
+  session_not_active:
+    'This negotiation has ended: it takes no more offers, and its price can no longer be accepted.',
   no_counter_offer: 'The seller has not made a counter-offer yet: make an offer first.',
   too_many_active:
     'You already have the most open negotiations allowed. Finish or walk away from one first.',

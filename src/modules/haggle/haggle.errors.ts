@@ -1,7 +1,10 @@
 import { AppError } from '../../http/errors.js';
 
 export const sessionNotActive = (status: string) =>
-  new AppError('session_not_active', `This negotiation is ${status}; it takes no more offers.`);
+  new AppError(
+    'session_not_active',
+    `This negotiation is ${status}: it is over and takes no more offers, accepts or walk-aways.`,
+  );
 export const insufficientCredits = () =>
   new AppError('insufficient_credits', 'You do not have enough credits for that.');
 export const outOfStock = () => new AppError('out_of_stock', 'That product is out of stock.');
@@ -16,7 +19,7 @@ export const coolingDown = (until: string, waitMs: number) =>
 export const sessionExpired = (idleMinutes: number) =>
   new AppError(
     'session_not_active',
-    `This negotiation is expired: it had no offer for ${idleMinutes} minutes, so its counter-offer no longer stands.`,
+    `This negotiation is expired: it had no offer for ${idleMinutes} minute${idleMinutes === 1 ? '' : 's'}, so its counter-offer no longer stands.`,
   );
 /** The player holds as many active negotiations as allowed. */
 export const tooManyActive = (maxActive: number, waitMs: number) =>
