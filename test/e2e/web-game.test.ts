@@ -132,6 +132,28 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect.poll(() => page.locator('#deal-heading').textContent()).toMatch(/Deal!/);
     expect(await page.locator('.deal-numbers').textContent()).toMatch(`Paid ${ask.toFixed(2)}`);
 
+    // On a laptop's screen the offer box stays at the bottom: the page moves so that the
+    // seller's warning is above the box, not under it.
+    const fourth = cheapest[3] as Product;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await page.goto(`${app.base()}/play`);
+      await page.getByRole('button', { name: `Haggle for ${fourth.name}` }).click();
+      await page.getByLabel('Your offer (credits)').fill('0.01');
+      await page.getByRole('button', { name: 'Make offer' }).click();
+      await expect.poll(() => page.locator('.alert-warning').textContent()).toMatch(/insulting/);
+      const uncovered = () =>
+        page.evaluate(() => {
+          const warning = document.querySelector('.alert-warning');
+          const box = warning?.getBoundingClientRect();
+          if (box === undefined || box.bottom > window.innerHeight) return false;
+          return warning?.contains(document.elementFromPoint(box.left + 5, box.bottom - 5));
+        });
+      await expect.poll(uncovered).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+
     // On a phone the offer box follows the conversation: after an offer, the seller's answer and
     // the warning are on the screen, not under the box.
     const third = cheapest[2] as Product;
@@ -163,6 +185,22 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
           };
         });
       await expect.poll(seen).toEqual({ answer: true, covered: false, warning: true });
+      // The chart's prices, drawn larger on a phone, fit inside it: none is cut at the left,
+      // for a dearer product too (the later list of negotiations walks away from it).
+      const thirdPage = page.url();
+      const pricey = cheapest[22] as Product;
+      const me = await api('/api/players/me');
+      const dear = await api('/api/haggle/start', { player_id: me.id, product_id: pricey.id });
+      await page.goto(`${app.base()}/play/negotiations/${dear.id}`);
+      await expect.poll(() => page.locator('.ladder .axis').count()).toBeGreaterThan(3);
+      const cut = await page.evaluate(() => {
+        const chart = document.querySelector('.ladder svg')?.getBoundingClientRect();
+        return Array.from(document.querySelectorAll<SVGTextElement>('.ladder .axis'))
+          .filter((label) => chart === undefined || label.getBoundingClientRect().left < chart.left)
+          .map((label) => label.textContent);
+      });
+      expect(cut).toEqual([]);
+      await page.goto(thirdPage);
     } finally {
       // Back to the desktop layout even when a check failed, so later tests find the menu.
       await page.setViewportSize({ width: 1280, height: 900 });

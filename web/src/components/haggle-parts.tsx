@@ -56,7 +56,7 @@ export function DealDone(props: {
           {saved >= 0 ? 'Saved ' : ''}
           <strong>{credits(Math.abs(saved))}</strong>
           {saved >= 0
-            ? ` (${((saved / props.market) * 100).toFixed(1)} % off)`
+            ? ` (${((saved / props.market) * 100).toFixed(2)} % off)`
             : ' above the market price'}
         </span>
         {props.stats === null ? null : (

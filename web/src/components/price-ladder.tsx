@@ -3,7 +3,8 @@ import { credits } from '../format';
 
 const WIDTH = 560;
 const HEIGHT = 220;
-const PAD = { left: 56, right: 16, top: 16, bottom: 30 };
+// Room on the left for a price such as 100.00 in the phone's larger labels (styles.css).
+const PAD = { left: 72, right: 16, top: 16, bottom: 30 };
 
 /**
  * The negotiation at a glance: the seller's asks coming down and your offers going up, round by

@@ -31,6 +31,8 @@ export function NegotiationPage(props: { id: string }) {
   // An offer above the seller's price, waiting for the player to say what they meant.
   const [overpay, setOverpay] = useState<string | null>(null);
   const log = useRef<HTMLOListElement>(null);
+  // The seller's warning and any error of the last turn, just above the offer box.
+  const news = useRef<HTMLDivElement>(null);
   // Set at once (state is not): a second click or Enter while a turn is sent sends nothing.
   const sending = useRef(false);
   // How many messages the page has shown: 0 until the first load.
@@ -52,9 +54,12 @@ export function NegotiationPage(props: { id: string }) {
   useEffect(() => {
     void load();
   }, [props.id, me?.key]);
-  // A deal just made is shown at once, wherever the page was scrolled.
+  // A deal just made is shown at once, wherever the page was scrolled: the whole of it, with the
+  // links to go on, as far as the screen holds it.
   useEffect(() => {
-    if (detail?.session.status === 'accepted') document.getElementById('deal-heading')?.focus();
+    if (detail?.session.status !== 'accepted') return;
+    document.getElementById('deal-heading')?.focus({ preventScroll: true });
+    document.querySelector('.deal-done')?.scrollIntoView({ block: 'nearest' });
   }, [detail?.session.status]);
   // The newest messages in view: inside the conversation's own box where it scrolls (the page
   // stays where it is); on a narrow screen, where the page itself scrolls, the page is moved
@@ -68,6 +73,7 @@ export function NegotiationPage(props: { id: string }) {
     if (chat === null || count === 0) return;
     if (getComputedStyle(chat).maxHeight !== 'none') {
       chat.scrollTop = chat.scrollHeight;
+      if (before > 0 && count > before) showAboveComposer(news.current);
       return;
     }
     const first = chat.children[before];
@@ -75,6 +81,10 @@ export function NegotiationPage(props: { id: string }) {
       first.scrollIntoView({ block: 'start' });
     }
   }, [detail?.messages.length]);
+  // A warning or an error that came without a new message (a refused offer) is shown too.
+  useEffect(() => {
+    if (error !== '' || reply !== null) showAboveComposer(news.current);
+  }, [error, reply]);
 
   if (me === null) return <SignInFirst title="Negotiation" />;
   if (detail === null) {
@@ -219,8 +229,10 @@ export function NegotiationPage(props: { id: string }) {
         </ol>
       </div>
 
-      {objection === undefined ? null : <Alert kind="warning">{objection}</Alert>}
-      {error === '' ? null : <Alert>{error}</Alert>}
+      <div ref={news}>
+        {objection === undefined ? null : <Alert kind="warning">{objection}</Alert>}
+        {error === '' ? null : <Alert>{error}</Alert>}
+      </div>
 
       {session.status === 'accepted' && price !== null ? (
         <DealDone name={product.name} market={product.market_price} price={price} stats={stats} />
@@ -344,4 +356,16 @@ export function NegotiationPage(props: { id: string }) {
       ) : null}
     </Page>
   );
+}
+
+/**
+ * Where the offer box stays at the bottom of the screen (styles.css: wide and tall enough), it
+ * covers what is under it: the page is moved so that `element` ends just above it.
+ */
+function showAboveComposer(element: Element | null): void {
+  const composer = document.querySelector('.composer');
+  if (element === null || composer === null) return;
+  if (getComputedStyle(composer).position !== 'sticky') return;
+  const overlap = element.getBoundingClientRect().bottom - composer.getBoundingClientRect().top;
+  if (overlap > 0) window.scrollBy({ top: overlap + 8 });
 }
