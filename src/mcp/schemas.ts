@@ -49,6 +49,9 @@ export interface CompiledTool {
 
 export const RECEIPT_TOKEN = 'receipt_token';
 
+/** A tool's page size, where the tool sets its own default. */
+const PAGE_LIMIT = 'Per page; more: pass `next_cursor` as `cursor`.';
+
 /**
  * Builds every tool's schemas from the OpenAPI document, so tools take exactly what the API
  * takes (limits, descriptions; names in snake_case) and promise exactly what it answers.
@@ -69,7 +72,10 @@ export function compileTools(document: OpenApiDocument, specs: ToolSpec[]): Comp
           ? { ...schema, description: 'A player id; default: your own (the key’s player).' }
           : fallback === undefined
             ? schema
-            : { ...schema, default: fallback };
+            : name === 'limit' && schema.description !== undefined
+              ? // The API's words (all without it, its own default, a `Link` header) are not the tool's.
+                { ...schema, default: fallback, description: PAGE_LIMIT }
+              : { ...schema, default: fallback };
       const reserved = place === 'path' ? siblings(document, spec, apiName) : undefined;
       places.set(name, { place, apiName, ...(reserved === undefined ? {} : { reserved }) });
       if (isRequired && name !== spec.caller) required.push(name);

@@ -51,6 +51,18 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     const fileRequest = tools.find((tool) => tool.name === 'file_request')?.inputSchema
       .properties as Record<string, { maxLength?: number }>;
     expect(fileRequest.task?.maxLength).toBe(3000);
+    // A tool's own page size is described as the tool pages, not as the HTTP list does.
+    for (const name of ['list_products', 'list_transactions']) {
+      const limit = (
+        tools.find((tool) => tool.name === name)?.inputSchema.properties as Record<
+          string,
+          { default?: number; description?: string }
+        >
+      ).limit;
+      expect(limit?.default, name).toBe(20);
+      expect(limit?.description, name).toContain('next_cursor');
+      expect(limit?.description, name).not.toMatch(/every match|Link/);
+    }
   });
 
   it('should announce tools without listChanged: the list never changes while connected', async () => {
