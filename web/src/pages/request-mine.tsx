@@ -7,7 +7,7 @@ import { useLocation } from '../router';
 import { problemText, requestKinds } from '../words';
 
 const statusText: Record<StoredRequest['status'], string> = {
-  received: 'Received: not reviewed yet',
+  received: 'Received, not reviewed yet',
   reviewing: 'Being reviewed',
   planned: 'Planned',
   completed: 'Completed',
