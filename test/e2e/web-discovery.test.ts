@@ -114,6 +114,23 @@ describe.skipIf(skipBrowser)(
       await expect.poll(() => page.getByLabel('What do you need?').inputValue()).toMatch(/zebra/);
     });
 
+    it('should offer to clear the filters that left nothing, keeping the words', async () => {
+      const page = app.page();
+      await page.goto(
+        `${app.base()}/catalog?q=browser&kind=agent&license_kind=proprietary&category=database`,
+      );
+      await expect
+        .poll(() => page.locator('.result-count').textContent())
+        .toBe('No listing matches.');
+      await page.getByRole('button', { name: 'Clear the filters' }).click();
+      await expect.poll(() => page.locator('.cards > li').count()).toBeGreaterThan(0);
+      expect(await page.getByLabel('Kind').inputValue()).toBe('');
+      expect(await page.getByLabel('Category').inputValue()).toBe('');
+      expect(await page.getByLabel('Describe what you need, or name a tool').inputValue()).toBe(
+        'browser',
+      );
+    });
+
     it('should offer the related categories of a search that finds little, as filters', async () => {
       const page = app.page();
       await page.goto(`${app.base()}/catalog?q=turbopuffer%20zzqqxxyy`);

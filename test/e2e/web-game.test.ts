@@ -7,6 +7,7 @@ interface Product {
   id: string;
   name: string;
   market_price: number;
+  stock_quantity: number;
 }
 
 describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, () => {
@@ -39,6 +40,15 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .poll(() => page.locator('.player-bar').textContent())
       .toMatch(new RegExp(`Playing as ${username}.*100\\.00 credits`));
     await app.audit('play-products', { plainWords: true });
+    // A search that finds nothing says so, and how to see every product again.
+    const productCount = await page.locator('.card.product').count();
+    await page.getByLabel('Search products').fill('zzzz');
+    await expect
+      .poll(() => page.locator('.result-count').textContent())
+      .toBe('No product matches.');
+    await page.getByRole('button', { name: 'Show all products' }).click();
+    await expect.poll(() => page.locator('.card.product').count()).toBe(productCount);
+    expect(await page.getByLabel('Search products').inputValue()).toBe('');
     const listed = (await (await fetch(`${app.base()}/api/products?in_stock=true`)).json()) as {
       data: Product[];
     };
@@ -186,13 +196,17 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
         });
       await expect.poll(seen).toEqual({ answer: true, covered: false, warning: true });
       // The chart's prices, drawn larger on a phone, fit inside it: none is cut at the left,
-      // for a dearer product too (the later list of negotiations walks away from it).
+      // for a dearer product too. Its last units are asked above the market price, and the
+      // button that pays the ask says so.
       const thirdPage = page.url();
-      const pricey = cheapest[22] as Product;
+      const scarce = cheapest.find((p) => p.stock_quantity <= 3 && p.market_price >= 20);
       const me = await api('/api/players/me');
-      const dear = await api('/api/haggle/start', { player_id: me.id, product_id: pricey.id });
+      const dear = await api('/api/haggle/start', { player_id: me.id, product_id: scarce?.id });
       await page.goto(`${app.base()}/play/negotiations/${dear.id}`);
       await expect.poll(() => page.locator('.ladder .axis').count()).toBeGreaterThan(3);
+      expect(await page.locator('.button-accept').textContent()).toMatch(
+        /^Pay the asking price [\d.]+ \(above the market price\)$/,
+      );
       const cut = await page.evaluate(() => {
         const chart = document.querySelector('.ladder svg')?.getBoundingClientRect();
         return Array.from(document.querySelectorAll<SVGTextElement>('.ladder .axis'))
@@ -200,6 +214,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
           .map((label) => label.textContent);
       });
       expect(cut).toEqual([]);
+      await api('/api/haggle/abandon', { session_id: dear.id });
       await page.goto(thirdPage);
     } finally {
       // Back to the desktop layout even when a check failed, so later tests find the menu.
@@ -255,7 +270,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('link', { name: 'Negotiations' }).click();
     await expect.poll(() => page.locator('.list > li').count()).toBe(20);
     await page.getByRole('button', { name: 'Show older negotiations' }).click();
-    await expect.poll(() => page.locator('.list > li').count()).toBe(23);
+    await expect.poll(() => page.locator('.list > li').count()).toBe(24);
     expect(await page.getByRole('button', { name: 'Show older negotiations' }).count()).toBe(0);
     await app.audit('negotiations', { plainWords: true });
   });

@@ -167,6 +167,14 @@ export function CatalogPage() {
   const items = result?.items ?? [];
   const q = filters.q.trim();
   const request = result?.capability_request?.body.task ?? q;
+  // A filter besides the words: clearing them is a way out of an empty answer.
+  const filtered = [
+    filters.kind,
+    filters.category,
+    filters.protocol,
+    filters.status,
+    filters.license_kind,
+  ].some((value) => value !== '');
   const requestLink = `/requests/new?kind=capability${request === '' ? '' : `&task=${encodeURIComponent(request)}`}`;
 
   return (
@@ -262,6 +270,27 @@ export function CatalogPage() {
               .
             </p>
           )}
+          {items.length === 0 && filtered ? (
+            <p>
+              <button
+                type="button"
+                class="link"
+                onClick={() =>
+                  setFilters({
+                    ...filters,
+                    kind: '',
+                    category: '',
+                    protocol: '',
+                    status: '',
+                    license_kind: '',
+                  })
+                }
+              >
+                Clear the filters
+              </button>{' '}
+              to search the whole catalog{filters.q.trim() === '' ? '' : ' for these words'}.
+            </p>
+          ) : null}
           <p>Not what you need? Tell us, and we will look for it.</p>
           <a class="button" href={requestLink}>
             Ask for this capability

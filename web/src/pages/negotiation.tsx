@@ -339,6 +339,8 @@ export function NegotiationPage(props: { id: string }) {
                 {session.ai_counter_offer === null
                   ? `Pay the asking price ${credits(openingAsk)}`
                   : `Accept ${credits(session.ai_counter_offer)}`}
+                {/* Paying more than the market price lowers the score: said before, not after. */}
+                {ask > product.market_price ? ' (above the market price)' : ''}
               </button>
               <button
                 type="button"

@@ -149,8 +149,27 @@ export function PlayPage() {
           ? error === ''
             ? 'Loading…'
             : ''
-          : `${products.length} product${products.length === 1 ? '' : 's'}`}
+          : products.length === 0
+            ? 'No product matches.'
+            : `${products.length} product${products.length === 1 ? '' : 's'}`}
       </p>
+      {products?.length === 0 && (search.trim() !== '' || category !== '' || inStock) ? (
+        <p>
+          Names and descriptions are searched.{' '}
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              setSearch('');
+              setCategory('');
+              setInStock(false);
+            }}
+          >
+            Show all products
+          </button>
+          .
+        </p>
+      ) : null}
       <ul class="cards products">
         {(products ?? []).map((product) => (
           <li key={product.id} class="card product">
