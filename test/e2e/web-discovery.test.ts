@@ -22,6 +22,11 @@ describe.skipIf(skipBrowser)(
       await expect.poll(() => page.locator('h1').textContent()).toBe('LangChain');
       expect(await page.getByRole('heading', { name: 'Provenance' }).count()).toBe(1);
       expect(await page.getByRole('heading', { name: 'Limitations' }).count()).toBe(1);
+      // A library that asks for no credentials of its own says so, not that none are needed at
+      // all (its notes name the providers' keys), and lists no "none" scheme.
+      const auth = await page.locator('section[aria-labelledby="auth"]').textContent();
+      expect(auth).toContain('It asks for no credentials of its own.');
+      expect(auth).not.toMatch(/Schemes: none|No credentials are needed/);
       await app.audit('listing');
       // Opened directly (a shared link), it offers the catalog instead of results it never saw.
       await page.goto(page.url());

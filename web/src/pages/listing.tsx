@@ -113,11 +113,15 @@ export function ListingPage(props: { id: string }) {
       <section aria-labelledby="auth">
         <h2 id="auth">Authentication</h2>
         <p>
+          {/* Not required: the tool asks for none of its own; the notes name what its services need. */}
           <strong>
-            {authentication.required ? 'Credentials are required.' : 'No credentials are needed.'}
-          </strong>{' '}
-          Schemes:{' '}
-          {authentication.schemes.map((scheme) => schemeNames[scheme] ?? scheme).join(', ')}.
+            {authentication.required
+              ? 'Credentials are required.'
+              : 'It asks for no credentials of its own.'}
+          </strong>
+          {authentication.schemes.every((scheme) => scheme === 'none')
+            ? null
+            : ` Schemes: ${authentication.schemes.map((scheme) => schemeNames[scheme] ?? scheme).join(', ')}.`}
         </p>
         <p>{authentication.notes}</p>
       </section>
