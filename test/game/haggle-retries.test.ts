@@ -58,6 +58,7 @@ describe.each(testDialects)('retried offers (%s)', (dialect) => {
     const first = await game.client.offer(player, session.id, price, undefined, 1);
     expect(first.body.data.seller_response.action).toBe('accept');
     expect(first.body.data.session.status).toBe('accepted');
+    expect(first.body.data.new_credits).toBeCloseTo(100 - price, 2);
 
     const retry = await game.client.offer(player, session.id, price, undefined, 1);
     expect(retry.status).toBe(200);

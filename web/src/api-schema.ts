@@ -2151,6 +2151,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /**
+                             * @description Your credits after this offer.
+                             * @example 42.5
+                             */
+                            new_credits: number;
                             product: {
                                 /**
                                  * @description One of the five product categories.

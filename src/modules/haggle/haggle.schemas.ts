@@ -150,6 +150,7 @@ export const OfferResult = Type.Object({
   session: Session,
   seller_response: SellerResponse,
   product: Product,
+  new_credits: Money('Your credits after this offer.'),
 });
 
 export const AcceptResult = Type.Object({

@@ -103,6 +103,8 @@ export interface OfferOutcome {
   session: SessionRow;
   reply: SellerReply;
   product: ProductRow;
+  /** The player's credits after the offer: less the price when it made the deal. */
+  creditsCents: number;
 }
 
 /**
@@ -118,7 +120,7 @@ function answeredOffer(
   round: number | undefined,
   offerCents: number,
 ): OfferOutcome | undefined {
-  const { session, product, messages } = locked;
+  const { session, product, messages, creditsCents } = locked;
   const played = session.rounds_count;
   if (round === undefined || round === played + 1) return undefined;
   const history = pastRounds(messages);
@@ -130,7 +132,8 @@ function answeredOffer(
       offerCents,
     );
     const asItStands = asOf(session, now(), deps.idleMinutes);
-    return { session: asItStands, reply: { ...decision, message: said.message }, product };
+    const reply = { ...decision, message: said.message };
+    return { session: asItStands, reply, product, creditsCents };
   }
   // A finished or idle session answers as it does to an offer without a round (409).
   if (session.status !== 'active' || isIdle(session, now(), deps.idleMinutes)) return undefined;
@@ -201,7 +204,8 @@ export async function makeOffer(
       switch (reply.outcome) {
         case 'countered': {
           const next = { ...moved, counter_offer_cents: reply.counterCents };
-          return { session: await recordTurn(trx, session, next, turn), reply, product };
+          const countered = await recordTurn(trx, session, next, turn);
+          return { session: countered, reply, product, creditsCents };
         }
         case 'accepted': {
           const deal = await closeDeal(trx, {
@@ -214,14 +218,19 @@ export async function makeOffer(
             changes: moved,
           });
           // A deal took one unit of stock: the product as the deal left it, not read again.
-          return { session: deal.session, reply, product: deal.product };
+          return {
+            session: deal.session,
+            reply,
+            product: deal.product,
+            creditsCents: deal.creditsCents,
+          };
         }
         case 'rejected':
         case 'expired': {
           const next = { ...moved, status: reply.outcome, ended_at: at };
           const ended = await recordTurn(trx, session, next, turn);
           await coolDown(trx, deps, session, at);
-          return { session: ended, reply, product };
+          return { session: ended, reply, product, creditsCents };
         }
       }
     },

@@ -86,6 +86,7 @@ export function offerView(
       strikes_left: reply.strikesLeft,
     },
     product: productView(outcome.product, baseUrl),
+    new_credits: centsToCredits(outcome.creditsCents),
   };
 }
 
