@@ -29,6 +29,12 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     const page = app.page();
     await page.goto(`${app.base()}/play`);
     await app.audit('play-signed-out', { plainWords: true });
+    // Mistakes are said next to each field, in words, and the first takes focus.
+    await page.getByLabel('Username').fill('a b');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.locator('#username-error').textContent()).toMatch(/^Choose a/);
+    expect(await page.locator('#email-error').textContent()).toMatch(/^Enter a valid e-mail/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('username');
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('E-mail').fill(`${username}@example.com`);
     await page.getByRole('button', { name: 'Register' }).click();

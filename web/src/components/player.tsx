@@ -125,6 +125,8 @@ export function Register(props: { onCreated: (me: Me) => void }) {
       const { error, fields } = formFailure(failure);
       setError(error);
       setProblems(fields);
+      const first = Object.keys(fields)[0];
+      if (first !== undefined) document.getElementById(first)?.focus();
     }
   };
 
@@ -133,7 +135,8 @@ export function Register(props: { onCreated: (me: Me) => void }) {
       <h2 id="register-heading">New player</h2>
       <p>You start with 100.00 credits. They never refill, so spend them well.</p>
       {error === '' ? null : <Alert>{error}</Alert>}
-      <form onSubmit={(event) => void submit(event)}>
+      {/* The service checks the fields and says what is wrong next to each, in words. */}
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
           id="username"
           label="Username"
