@@ -48,6 +48,8 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
           savings: (cents(product.market_price) - cents(ask)) / 100,
         }),
       ]);
+      // The offer's answer carries that deal, as accept's does.
+      expect(transactions.body.data).toEqual([body.data.transaction]);
       await readProducts();
     });
 

@@ -33,8 +33,9 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       });
       const counter = body.data.seller_response.counter_offer;
       expect(counter).toBeGreaterThan(offer);
-      // A counter costs nothing.
+      // A counter costs nothing and makes no deal.
       expect(body.data.new_credits).toBe(100);
+      expect(body.data.transaction).toBeNull();
       expect(body.data.session).toMatchObject({
         status: 'active',
         rounds_count: 1,

@@ -64,11 +64,17 @@ describe.each(testDialects)('retried offers (%s)', (dialect) => {
     expect(retry.status).toBe(200);
     expect(retry.body.data).toEqual(first.body.data);
     expect(await creditsOf(player)).toBeCloseTo(100 - price, 2);
+    // The answer carries the deal, the one listed, and its retry the same deal.
     const bought = await game.client.get<unknown[]>(
       `/api/transactions?player_id=${player.id}`,
       player,
     );
-    expect(bought.body.data).toHaveLength(1);
+    expect(bought.body.data).toEqual([first.body.data.transaction]);
+    expect(first.body.data.transaction).toMatchObject({
+      session_id: session.id,
+      product_id: product.id,
+      final_price: price,
+    });
     const stock = (await game.client.products()).find((p) => p.id === product.id)?.stock_quantity;
     expect(stock).toBe(product.stock_quantity - 1);
 

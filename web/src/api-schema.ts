@@ -2266,6 +2266,64 @@ export interface operations {
                                 /** @description Only an active session takes offers, accept or abandon. A session with no offer for the idle limit (`expires_at`) is `expired`, like one that ran out of rounds: its counter-offer no longer stands. */
                                 status: "active" | "accepted" | "rejected" | "abandoned" | "expired";
                             };
+                            /** @description The deal, when the seller accepted your offer; otherwise null. */
+                            transaction: {
+                                /**
+                                 * @description One of the five product categories.
+                                 * @example Electronics
+                                 * @enum {string}
+                                 */
+                                category: "Electronics" | "Fashion" | "Food & Drink" | "Books" | "Home & Kitchen";
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-23T10:15:30.000Z
+                                 */
+                                created_at: string;
+                                description: string;
+                                /**
+                                 * @description The price paid.
+                                 * @example 42.5
+                                 */
+                                final_price: number;
+                                /**
+                                 * Format: uuid
+                                 * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
+                                 */
+                                id: string;
+                                /** Format: uri */
+                                image_url: string;
+                                /**
+                                 * @description Market price of the product when the deal was made.
+                                 * @example 42.5
+                                 */
+                                market_price: number;
+                                /** @description The product's name. */
+                                name: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
+                                 */
+                                player_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
+                                 */
+                                product_id: string;
+                                /** @example 1 */
+                                quantity: number;
+                                /**
+                                 * @description market_price − final_price.
+                                 * @example 42.5
+                                 */
+                                savings: number;
+                                /**
+                                 * Format: uuid
+                                 * @example 3f1c9a52-8e0b-4a43-9d2e-5b7d4c6a1e90
+                                 */
+                                session_id: string;
+                                /** @enum {string} */
+                                status: "completed";
+                            } | null;
                         };
                         /** @enum {boolean} */
                         success: true;

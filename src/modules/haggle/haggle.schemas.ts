@@ -151,6 +151,9 @@ export const OfferResult = Type.Object({
   seller_response: SellerResponse,
   product: Product,
   new_credits: Money('Your credits after this offer.'),
+  transaction: Type.Union([Transaction, Type.Null()], {
+    description: 'The deal, when the seller accepted your offer; otherwise null.',
+  }),
 });
 
 export const AcceptResult = Type.Object({

@@ -10,7 +10,11 @@ import {
   type SellerReply,
 } from '../../seller/index.js';
 import type { ProductRow } from '../products/products.tables.js';
-import type { TransactionWithProduct } from '../transactions/transactions.repository.js';
+import {
+  findSessionDeal,
+  type TransactionWithProduct,
+} from '../transactions/transactions.repository.js';
+import type { TransactionRow } from '../transactions/transactions.tables.js';
 import {
   asOf,
   coolDown,
@@ -79,13 +83,13 @@ async function onActiveSession<T, Locked extends LockedSession>(
     ids: { sessionId: string; playerId: string },
   ) => Promise<Locked | undefined>,
   act: (trx: Transaction<Database>, locked: Locked, at: string) => Promise<T>,
-  answered?: (locked: Locked) => T | undefined,
+  answered?: (trx: Transaction<Database>, locked: Locked) => Promise<T | undefined>,
 ): Promise<T> {
   const result = await deps.store.db.transaction().execute(async (trx) => {
     const locked = await lock(trx, { sessionId, playerId });
     if (locked === undefined) throw notFound('Session');
     if (locked.keyHash !== keyHash) throw keyReplaced();
-    const again = answered?.(locked);
+    const again = await answered?.(trx, locked);
     if (again !== undefined) return { expired: false, value: again } as const;
     if (locked.session.status !== 'active') throw sessionNotActive(locked.session.status);
     const at = now();
@@ -99,12 +103,22 @@ async function onActiveSession<T, Locked extends LockedSession>(
   return result.value;
 }
 
+/** What a deal wrote, with the product's details: nothing to read back. */
+const withProduct = (transaction: TransactionRow, product: ProductRow): TransactionWithProduct => ({
+  ...transaction,
+  name: product.name,
+  description: product.description,
+  category: product.category,
+});
+
 export interface OfferOutcome {
   session: SessionRow;
   reply: SellerReply;
   product: ProductRow;
   /** The player's credits after the offer: less the price when it made the deal. */
   creditsCents: number;
+  /** The deal the offer made, or null. */
+  transaction: TransactionWithProduct | null;
 }
 
 /**
@@ -114,12 +128,13 @@ export interface OfferOutcome {
  * nothing is written. Any other round than the next is refused while the session is active;
  * on a finished or idle session it is `session_not_active`, as an offer without a round is.
  */
-function answeredOffer(
+async function answeredOffer(
   deps: HaggleDeps,
+  trx: Transaction<Database>,
   locked: LockedSession & { messages: RecordedMessage[] },
   round: number | undefined,
   offerCents: number,
-): OfferOutcome | undefined {
+): Promise<OfferOutcome | undefined> {
   const { session, product, messages, creditsCents } = locked;
   const played = session.rounds_count;
   if (round === undefined || round === played + 1) return undefined;
@@ -133,7 +148,9 @@ function answeredOffer(
     );
     const asItStands = asOf(session, now(), deps.idleMinutes);
     const reply = { ...decision, message: said.message };
-    return { session: asItStands, reply, product, creditsCents };
+    const deal =
+      decision.outcome === 'accepted' ? await findSessionDeal(trx, session.id) : undefined;
+    return { session: asItStands, reply, product, creditsCents, transaction: deal ?? null };
   }
   // A finished or idle session answers as it does to an offer without a round (409).
   if (session.status !== 'active' || isIdle(session, now(), deps.idleMinutes)) return undefined;
@@ -205,7 +222,7 @@ export async function makeOffer(
         case 'countered': {
           const next = { ...moved, counter_offer_cents: reply.counterCents };
           const countered = await recordTurn(trx, session, next, turn);
-          return { session: countered, reply, product, creditsCents };
+          return { session: countered, reply, product, creditsCents, transaction: null };
         }
         case 'accepted': {
           const deal = await closeDeal(trx, {
@@ -223,6 +240,7 @@ export async function makeOffer(
             reply,
             product: deal.product,
             creditsCents: deal.creditsCents,
+            transaction: withProduct(deal.transaction, product),
           };
         }
         case 'rejected':
@@ -230,11 +248,11 @@ export async function makeOffer(
           const next = { ...moved, status: reply.outcome, ended_at: at };
           const ended = await recordTurn(trx, session, next, turn);
           await coolDown(trx, deps, session, at);
-          return { session: ended, reply, product, creditsCents };
+          return { session: ended, reply, product, creditsCents, transaction: null };
         }
       }
     },
-    (locked) => answeredOffer(deps, locked, input.round, offerCents),
+    (trx, locked) => answeredOffer(deps, trx, locked, input.round, offerCents),
   );
 }
 
@@ -261,13 +279,7 @@ export async function acceptCounter(
     if (creditsCents < priceCents) throw insufficientCredits();
     const turn: Turn = [playerNote(session, playerWords.accept(priceCents), priceCents, at)];
     const deal = await closeDeal(trx, { session, product, totals, priceCents, at, turn });
-    // What the deal wrote, with the product's details: nothing to read back.
-    const transaction: TransactionWithProduct = {
-      ...deal.transaction,
-      name: product.name,
-      description: product.description,
-      category: product.category,
-    };
+    const transaction = withProduct(deal.transaction, product);
     return { session: deal.session, transaction, creditsCents: deal.creditsCents };
   });
 }

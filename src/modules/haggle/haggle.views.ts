@@ -87,6 +87,7 @@ export function offerView(
     },
     product: productView(outcome.product, baseUrl),
     new_credits: centsToCredits(outcome.creditsCents),
+    transaction: outcome.transaction && transactionView(outcome.transaction, baseUrl),
   };
 }
 

@@ -30,16 +30,20 @@ export interface DealPosition {
   id: string;
 }
 
+/** Deals with their product's name, description and category. */
+const withProduct = (db: Db) =>
+  db
+    .selectFrom('transactions')
+    .innerJoin('products', 'products.id', 'transactions.product_id')
+    .selectAll('transactions')
+    .select(['products.name', 'products.description', 'products.category']);
+
 export function listTransactions(
   db: Db,
   filter: { playerId?: string | undefined; before?: DealPosition | undefined; limit: number },
 ) {
   const { before } = filter;
-  return db
-    .selectFrom('transactions')
-    .innerJoin('products', 'products.id', 'transactions.product_id')
-    .selectAll('transactions')
-    .select(['products.name', 'products.description', 'products.category'])
+  return withProduct(db)
     .$if(filter.playerId !== undefined, (query) =>
       query.where('transactions.player_id', '=', filter.playerId ?? ''),
     )
@@ -55,3 +59,8 @@ export function listTransactions(
 }
 
 export type TransactionWithProduct = Awaited<ReturnType<typeof listTransactions>>[number];
+
+/** The deal that closed a session, if one did. */
+export function findSessionDeal(db: Db, sessionId: string) {
+  return withProduct(db).where('transactions.session_id', '=', sessionId).executeTakeFirst();
+}
