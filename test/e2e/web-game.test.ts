@@ -252,10 +252,39 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
 
   it('should show the leaderboard, stats and every negotiation page by page', async () => {
     const page = app.page();
+    // Another player pays a scarce product's ask, above its market price: saved below zero.
+    const other = `over${Date.now().toString(36)}`;
+    const registered = await fetch(`${app.base()}/api/players`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: other, email: `${other}@example.com` }),
+    });
+    const { data: player } = (await registered.json()) as { data: { id: string; api_key: string } };
+    const scarce = cheapest.find((p) => p.stock_quantity <= 3 && p.market_price >= 20);
+    const call = async (path: string, body: object) =>
+      (
+        (await (
+          await fetch(`${app.base()}${path}`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${player.api_key}`,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { data: { id: string; opening_ask: number } }
+      ).data;
+    const dear = await call('/api/haggle/start', { player_id: player.id, product_id: scarce?.id });
+    await call('/api/haggle/offer', { session_id: dear.id, offer_amount: dear.opening_ask });
+
     await page.getByRole('link', { name: 'Leaderboard' }).first().click();
     await expect
       .poll(() => page.getByRole('rowheader', { name: `${username} (you)` }).count())
       .toBe(1);
+    const overpaid = (dear.opening_ask - (scarce?.market_price ?? 0)).toFixed(2);
+    expect(
+      await page.locator('tr', { hasText: other }).locator('td[data-label="Saved"]').textContent(),
+    ).toBe(`−${overpaid} (paid above the market price)`);
     await app.audit('leaderboard', { plainWords: true });
     await page.getByRole('link', { name: 'My stats' }).click();
     await expect

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { credits } from '../format';
 
 export function Page(props: { title: string; children: ComponentChildren }) {
   useEffect(() => {
@@ -135,5 +136,19 @@ export function Confirm(props: {
         </button>
       </div>
     </div>
+  );
+}
+
+/**
+ * Savings in a "Saved" column: an overpayment (market price below the price paid) with a true
+ * minus sign and, for a screen reader, words that say so.
+ */
+export function Saved(props: { amount: number }) {
+  if (props.amount >= 0) return <>{credits(props.amount)}</>;
+  return (
+    <>
+      −{credits(-props.amount)}
+      <span class="visually-hidden"> (paid above the market price)</span>
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { listTransactions, type Transaction } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
 import { usePlayer, type Me } from '../components/player-store';
-import { Alert, CopyButton, Page } from '../components/ui';
+import { Alert, CopyButton, Page, Saved } from '../components/ui';
 import { credits, date } from '../format';
 import { problemText } from '../words';
 import { SignInFirst } from './sign-in-first';
@@ -47,7 +47,9 @@ export function AccountPage() {
           </div>
           <div>
             <dt>Saved</dt>
-            <dd>{credits(stats.total_savings)}</dd>
+            <dd>
+              <Saved amount={stats.total_savings} />
+            </dd>
           </div>
           <div>
             <dt>Best deal</dt>
@@ -109,7 +111,7 @@ export function AccountPage() {
                     {credits(deal.market_price)}
                   </td>
                   <td data-label="Saved" class="number">
-                    {credits(deal.savings)}
+                    <Saved amount={deal.savings} />
                   </td>
                   <td data-label="Date">{date(deal.created_at)}</td>
                 </tr>

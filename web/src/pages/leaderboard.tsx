@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getLeaderboard, type LeaderboardEntry } from '../api/operations';
 import { usePlayer } from '../components/player-store';
-import { Alert, Page } from '../components/ui';
-import { credits } from '../format';
+import { Alert, Page, Saved } from '../components/ui';
 import { problemText } from '../words';
 
 export function LeaderboardPage() {
@@ -62,7 +61,7 @@ export function LeaderboardPage() {
                     {entry.items_purchased}
                   </td>
                   <td data-label="Saved" class="number">
-                    {credits(entry.total_savings)}
+                    <Saved amount={entry.total_savings} />
                   </td>
                 </tr>
               ))}
