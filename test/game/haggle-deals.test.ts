@@ -4,6 +4,7 @@ import {
   abandonAnswer,
   acceptAnswer,
   offerAnswer,
+  startAnswer,
 } from '../../src/modules/haggle/haggle.service.js';
 import { STARTING_CREDITS_CENTS } from '../../src/modules/players/players.service.js';
 import { testDialects } from '../helpers/databases.js';
@@ -96,9 +97,10 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
   });
 
   describe('errors', () => {
-    it('should refuse a turn taken with a key replaced since it was checked, changing nothing', async () => {
+    it('should refuse a start or turn taken with a key replaced since it was checked, changing nothing', async () => {
       const player = await game.client.newPlayer();
       const product = affordable(3);
+      const other = affordable(4);
       const session = await openSession(player, product);
       await game.client.offer(player, session.id, Math.floor(product.market_price * 70) / 100);
       const rotated = await game.client.post<{ api_key: string }>(
@@ -122,6 +124,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         () => acceptAnswer(deps, stale, session.id, 'http://localhost'),
         () => offerAnswer(deps, stale, { session_id: session.id, offer_amount: 1 }, 'http://x'),
         () => abandonAnswer(deps, stale, session.id),
+        () => startAnswer(deps, stale, { player_id: player.id, product_id: other.id }, 'http://x'),
       ]) {
         await expect(turn()).rejects.toMatchObject({ code: 'unauthorized' });
       }
@@ -132,6 +135,11 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       };
       const after = await game.client.session(current, session.id);
       expect(after.body.data.session).toMatchObject({ status: 'active', rounds_count: 1 });
+      const open = await game.client.get<{ items: unknown[] }>(
+        '/api/haggle?status=active',
+        current,
+      );
+      expect(open.body.data.items).toHaveLength(1);
       const me = await game.client.get<{ credits: number }>(`/api/players/${player.id}`, current);
       expect(cents(me.body.data.credits)).toBe(STARTING_CREDITS_CENTS);
       expect((await game.client.accept(current, session.id)).status).toBe(200);

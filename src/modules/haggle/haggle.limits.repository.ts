@@ -16,14 +16,14 @@ const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapt
 export async function lockPlayerCredits(
   trx: Transaction<Database>,
   playerId: string,
-): Promise<number | undefined> {
+): Promise<{ creditsCents: number; keyHash: string } | undefined> {
   const row = await trx
     .selectFrom('players')
-    .select('credits_cents')
+    .select(['credits_cents', 'api_key_hash'])
     .where('id', '=', playerId)
     .$if(isPostgres(trx), (query) => query.forNoKeyUpdate())
     .executeTakeFirst();
-  return row?.credits_cents;
+  return row && { creditsCents: row.credits_cents, keyHash: row.api_key_hash };
 }
 
 /**

@@ -92,7 +92,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
     },
     async (request, reply) => {
       const base = baseUrl(request);
-      const { created, data } = await startAnswer(deps, request.playerId, request.body, base);
+      const { created, data } = await startAnswer(deps, callerOf(request), request.body, base);
       if (!created) return reply.send({ success: true, data });
       return reply
         .code(201)

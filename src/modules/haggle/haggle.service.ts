@@ -22,11 +22,11 @@ import {
 
 export async function startAnswer(
   deps: HaggleDeps,
-  playerId: string,
+  caller: Caller,
   body: StartInput,
   baseUrl: string,
 ) {
-  const started = await startSession(deps, playerId, body);
+  const started = await startSession(deps, caller, body);
   return { created: started.created, data: startedView(started, baseUrl, deps.idleMinutes) };
 }
 

@@ -16,7 +16,13 @@ import {
   sellerContext,
   type HaggleDeps,
 } from './haggle.context.js';
-import { coolingDown, insufficientCredits, outOfStock, tooManyActive } from './haggle.errors.js';
+import {
+  coolingDown,
+  insufficientCredits,
+  keyReplaced,
+  outOfStock,
+  tooManyActive,
+} from './haggle.errors.js';
 import {
   countDeals,
   liveSessions,
@@ -29,7 +35,7 @@ import {
   insertSession,
   listMessages,
 } from './haggle.repository.js';
-import { expireIdle } from './haggle.turn.js';
+import { expireIdle, type Caller } from './haggle.turn.js';
 import type { SessionRow } from './haggle.tables.js';
 
 export interface StartOutcome {
@@ -47,10 +53,11 @@ export interface StartOutcome {
  * player, the cool-down): the product is in stock and the player has credits; an idle session
  * for the pair is expired (and its cool-down applies); the cool-down; the cap on active
  * negotiations, counted under the player's lock so concurrent starts cannot pass it together.
+ * As a turn does, it refuses (401) a key whose rotation committed while it waited for that lock.
  */
 export async function startSession(
   deps: HaggleDeps,
-  playerId: string,
+  { playerId, keyHash }: Caller,
   input: { player_id: string; product_id: string },
 ): Promise<StartOutcome> {
   if (input.player_id !== playerId) {
@@ -66,9 +73,10 @@ export async function startSession(
       const product = await findProduct(trx, input.product_id);
       if (product === undefined) throw notFound('Product');
       const existing = await findActiveSession(trx, pair);
-      const credits = await lockPlayerCredits(trx, playerId);
-      if (credits === undefined) throw notFound('Player');
-      if (credits <= 0) throw insufficientCredits();
+      const player = await lockPlayerCredits(trx, playerId);
+      if (player === undefined) throw notFound('Player');
+      if (player.keyHash !== keyHash) throw keyReplaced();
+      if (player.creditsCents <= 0) throw insufficientCredits();
       if (product.stock_quantity <= 0) throw outOfStock();
       const at = now();
       if (existing !== undefined && !isIdle(existing, at, deps.idleMinutes)) {
