@@ -102,6 +102,25 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       );
       expect(open.items[0]?.provenance.license_kind).toBe('open_source');
     });
+
+    it('should filter by status and licence kind with words too: the same hits, fewer', async () => {
+      const all = (await search('?q=speech&limit=50')).body.data;
+      expect(all.total_is_estimate).toBe(false);
+      expect(all.total).toBeLessThanOrEqual(50);
+      const cases = [
+        ['status', 'deprecated', (item: ListingData) => item.status],
+        ['license_kind', 'proprietary', (item: ListingData) => item.provenance.license_kind],
+      ] as const;
+      for (const [name, value, of] of cases) {
+        const expected = all.items.filter((item) => of(item) === value).map((item) => item.id);
+        expect(expected.length, value).toBeGreaterThan(0);
+        expect(expected.length, value).toBeLessThan(all.total);
+        const found = (await search(`?q=speech&${name}=${value}&limit=50`)).body.data;
+        expect(found.items.map((item) => item.id)).toEqual(expected);
+        expect(found.total).toBe(expected.length);
+        expect(found.facets[name]).toEqual({ [value]: expected.length });
+      }
+    });
   });
 
   describe('lifecycle changes', () => {

@@ -11,12 +11,12 @@ import {
   type ListingFilter,
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
-import { groupsOf, summarise, type Facets } from './catalog.facets.js';
+import { groupsOf, passes, summarise, type Facets } from './catalog.facets.js';
 import { exactTerm } from './catalog.index.js';
 import { decodePostings } from './catalog.posting-list.js';
 import { rank, type TermPostings } from './catalog.rank.js';
 import { MAX_RANKED, type Field } from './catalog.ranking.js';
-import { closeEnough, elementKey, stem } from './catalog.text.js';
+import { closeEnough, stem } from './catalog.text.js';
 import { queryPlan, type QueryGroup } from './catalog.concepts.js';
 
 /** How many times MAX_RANKED candidates a search with filters tests against them. */
@@ -123,10 +123,9 @@ async function readPostings(
     into.set(row.term, { df: row.df, ...decodePostings(row.entries) });
 }
 
-const passes = (facts: ListingFacts, filter: ListingFilter) =>
-  (filter.kind === undefined || facts.kind === filter.kind) &&
-  (filter.category === undefined || facts.categories_key.includes(elementKey([filter.category]))) &&
-  (filter.protocol === undefined || facts.protocols_key.includes(elementKey([filter.protocol]))) &&
+/** The filters' test, as a search without words makes it (and its SQL). */
+const passesAll = (facts: ListingFacts, filter: ListingFilter) =>
+  passes(facts, filter) &&
   (filter.updatedSince === undefined || facts.updated_at > filter.updatedSince);
 
 /**
@@ -193,7 +192,7 @@ export async function analyse(
   );
   const passing = ranked.filter((hit) => {
     const row = facts.get(hit.seq);
-    return row !== undefined && passes(row, filter);
+    return row !== undefined && passesAll(row, filter);
   });
   const estimate = scored.truncated || matches > tested || passing.length > MAX_RANKED;
   const kept = passing.slice(0, MAX_RANKED);

@@ -18,7 +18,7 @@ export interface MatchGroup {
  * and a category and a protocol each one of the listing's, compared in lower case).
  */
 export function passes(
-  group: MatchGroup,
+  group: Omit<MatchGroup, 'n'>,
   filter: {
     kind?: string | undefined;
     category?: string | undefined;
