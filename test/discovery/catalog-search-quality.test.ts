@@ -87,6 +87,21 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       }
     });
 
+    it('should leave out what an apostrophe leaves of a word, as a stop word', async () => {
+      const ids = async (q: string) =>
+        (await search(`?q=${encodeURIComponent(q)}&limit=50`)).body.data.items.map(
+          (item) => item.id,
+        );
+      for (const [typed, meant] of [
+        ["what's the best OCR", 'OCR'],
+        ['what’s the best OCR', 'OCR'],
+        ["check my agent's tool calls", 'check agent tool calls'],
+        ["I'll need a tts that doesn't need a GPU", 'tts doesn need GPU'],
+      ] as const) {
+        expect(await ids(typed), typed).toEqual(await ids(meant));
+      }
+    });
+
     it('should correct a misspelt name and say so, still offering the request', async () => {
       const { body } = await search('?q=playwrite');
       expect(body.data.corrected_query).toBe('playwright');

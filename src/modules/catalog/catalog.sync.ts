@@ -37,7 +37,7 @@ const sha256 = (text: string) => hash('sha256', text, 'hex');
  * next start rewrites every listing. The concept map's phrases are indexed as terms of their
  * own, so a change to them rewrites every listing too.
  */
-const INDEX_FORMAT = `search-4 ${CONCEPT_PHRASES.map((stems) => stems.join(' ')).join('|')}`;
+const INDEX_FORMAT = `search-5 ${CONCEPT_PHRASES.map((stems) => stems.join(' ')).join('|')}`;
 
 /** Tables whose secondary indexes a first load builds after writing its rows. */
 const BULK_TABLES = ['catalog_listings', 'catalog_changes'];

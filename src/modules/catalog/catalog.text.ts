@@ -20,18 +20,19 @@ export function searchWords(text: string): string[] {
 const ASCII = /^[^\u0080-\uffff]*$/;
 
 /**
- * Words that say nothing about what is searched for: stop words and the scaffolding of a need
- * written as a sentence ("is there something that lets me …", "which tool can I use for …").
+ * Words that say nothing about what is searched for: stop words, the scaffolding of a need
+ * written as a sentence ("is there something that lets me …", "which tool can I use for …")
+ * and what an apostrophe leaves of a possessive or contraction ("what's", "don't", "I'll").
  * They are left out of queries and of the exact-name keys, unless a text has no other words.
  */
 const STOP_WORDS = new Set(
   (
     'a about able allow allows also am an and any anything app are as at be been best but by can ' +
     'could do does doing find for from get give gives good has have help helps how i if in into ' +
-    'is it its just kind let lets like looking make makes many me more most much my need needs ' +
-    'of on one or our over own please recommend should so some something sort such suggest than ' +
-    'that the their them then there these they thing things this to tool tools try trying us ' +
-    'use using very want wants was way we were what when where whether which who will with ' +
+    'is it its just kind let lets like ll looking m make makes many me more most much my need needs ' +
+    'of on one or our over own please recommend s should so some something sort such suggest t ' +
+    'than that the their them then there these they thing things this to tool tools try trying ' +
+    'us use using ve very want wants was way we were what when where whether which who will with ' +
     'would you your'
   ).split(' '),
 );
