@@ -110,6 +110,23 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     });
   });
 
+  it('should name the categories a category filter naming none may have meant', async () => {
+    const size = (id: string) => loadCatalogFile().filter((l) => l.categories.includes(id)).length;
+    const typo = (await search('?category=speach-to-text')).body.data;
+    expect(typo).toMatchObject({ items: [], total: 0 });
+    expect(typo.related_categories[0]).toEqual({
+      category: 'speech-to-text',
+      listings: size('speech-to-text'),
+    });
+    const word = (await search('?q=qdrant&category=vector')).body.data;
+    expect(word.total).toBe(0);
+    expect(word.related_categories.map((c) => c.category)).toContain('vector-database');
+    expect((await search('?category=zzqqxxyy')).body.data.related_categories).toEqual([]);
+    // A category, or an alias of one, is no mistake, even where nothing else matches.
+    for (const query of ['?category=speech-to-text', '?category=transcription&q=zzqqxxyy'])
+      expect((await search(query)).body.data.related_categories, query).toEqual([]);
+  });
+
   it('should estimate the total of a term in more listings than a search reads', async () => {
     const entries = loadCatalogFile();
     const copies = Array.from({ length: 1200 }, (_, i) => {

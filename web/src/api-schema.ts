@@ -707,7 +707,7 @@ export interface operations {
                 q?: string;
                 /** @description Lifecycle, as the publisher states it: `active`; `maintenance` (only fixes); `deprecated` (the publisher advises against new use); `archived` (the repository is archived). */
                 status?: "active" | "maintenance" | "deprecated" | "archived";
-                /** @description Only listings added or changed after this time (ISO 8601). */
+                /** @description Only listings added or changed after this time (ISO 8601 date and time). */
                 updated_since?: string;
             };
             header?: never;
@@ -909,7 +909,7 @@ export interface operations {
                             limit: number;
                             /** @description Pass as `cursor` for the next page; null on the last page. */
                             next_cursor: string | null;
-                            /** @description When at most 3 listings match every part of a search's words: categories related to the query, most related first. */
+                            /** @description When at most 3 listings match every part of a search's words: categories related to the query, most related first. When `category` names no category: those it may have meant. */
                             related_categories: {
                                 /** @description A value for the `category` filter. */
                                 category: string;

@@ -14,7 +14,7 @@ export const SearchQuery = Type.Object({
   updated_since: Type.Optional(
     Type.String({
       format: 'date-time',
-      description: 'Only listings added or changed after this time (ISO 8601).',
+      description: 'Only listings added or changed after this time (ISO 8601 date and time).',
     }),
   ),
   kind: Type.Optional(Kind),
@@ -108,7 +108,7 @@ export const SearchResult = Type.Object({
       { additionalProperties: false },
     ),
     {
-      description: `When at most ${FEW_RESULTS} listings match every part of a search's words: categories related to the query, most related first.`,
+      description: `When at most ${FEW_RESULTS} listings match every part of a search's words: categories related to the query, most related first. When \`category\` names no category: those it may have meant.`,
     },
   ),
   capability_request: Type.Union(

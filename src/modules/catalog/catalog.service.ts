@@ -11,9 +11,10 @@ import { analyse } from './catalog.analysis.js';
 import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
 import { passes, summarise } from './catalog.facets.js';
 import { FEW_RESULTS } from './catalog.ranking.js';
-import { relatedCategories, requestTask } from './catalog.suggest.js';
+import { categoriesLike, relatedCategories, requestTask } from './catalog.suggest.js';
 import { parseSearch, searchCursor } from './catalog.query.js';
 import { CATEGORIES, categoryFor } from './catalog.taxonomy.js';
+import { stem } from './catalog.text.js';
 import type { ListingPage } from './catalog.schemas.js';
 import type { SearchQuery } from './catalog.search.schemas.js';
 import { changeOf, listingOf } from './catalog.views.js';
@@ -115,13 +116,17 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
     facets: analysis.facets,
     corrected_query: analysis.corrected_query,
     suggestions: analysis.corrected_query === null ? [] : [analysis.corrected_query],
-    related_categories: few
-      ? relatedCategories(
-          words,
-          items.map((item) => item.categories),
-          cache.groups,
-        )
-      : [],
+    related_categories:
+      (filters.category === undefined
+        ? undefined
+        : categoriesLike(filters.category, cache.groups)) ??
+      (few
+        ? relatedCategories(
+            words.map(stem),
+            items.map((item) => item.categories),
+            cache.groups,
+          )
+        : []),
     capability_request:
       nothing || few || analysis.corrected_query !== null
         ? {

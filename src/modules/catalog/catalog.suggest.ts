@@ -2,8 +2,8 @@
 
 import type { MatchGroup } from './catalog.facets.js';
 import { TASK_MIN_CHARACTERS } from '../requests/requests.limits.js';
-import { CATEGORIES } from './catalog.taxonomy.js';
-import { searchWords, stem } from './catalog.text.js';
+import { CATEGORIES, CATEGORY_IDS } from './catalog.taxonomy.js';
+import { closeEnough, contentWords, searchWords, stem } from './catalog.text.js';
 import { withoutSecrets } from '../../http/secrets.js';
 
 const RELATED = 3;
@@ -26,7 +26,7 @@ const described = new Map(
  * have listings, each with how many.
  */
 export function relatedCategories(
-  words: readonly string[],
+  stems: readonly string[],
   hits: readonly (readonly string[])[],
   groups: readonly MatchGroup[],
 ): { category: string; listings: number }[] {
@@ -34,7 +34,6 @@ export function relatedCategories(
   for (const group of groups)
     for (const category of group.categories_key.split('|').filter(Boolean))
       counts.set(category, (counts.get(category) ?? 0) + group.n);
-  const stems = words.map(stem);
   const scored = [...counts.keys()].map((category) => {
     const own = described.get(category) ?? new Set(searchWords(category).map(stem));
     const shared = stems.filter((term) => own.has(term)).length;
@@ -51,6 +50,32 @@ export function relatedCategories(
 
 /** Points of a category of the first and second results; any later result's give 0.5. */
 const HIT_POINTS = [1.5, 1];
+
+/** Every stem that describes a category. */
+const vocabulary = [...new Set([...described.values()].flatMap((stems) => [...stems]))];
+
+/**
+ * For a `category` filter that names no category of the taxonomy (nor one of its aliases),
+ * which it may have meant: those sharing its words, a word one typo away counted as that word
+ * (`speach-to-text`); none for a value like none of them. Undefined for a category it names.
+ */
+export function categoriesLike(
+  value: string,
+  groups: readonly MatchGroup[],
+): { category: string; listings: number }[] | undefined {
+  if (CATEGORY_IDS.includes(value)) return undefined;
+  const stems = contentWords(value).map((word) => {
+    const own = stem(word);
+    if (vocabulary.includes(own)) return own;
+    let best: { term: string; score: number } | undefined;
+    for (const term of vocabulary) {
+      const score = closeEnough(word, term);
+      if (score !== undefined && (best === undefined || score > best.score)) best = { term, score };
+    }
+    return best?.term ?? own;
+  });
+  return relatedCategories(stems, [], groups);
+}
 
 /**
  * A capability request's task taken from the query and the filters that narrowed it (what is
