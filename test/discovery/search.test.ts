@@ -110,6 +110,36 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     });
   });
 
+  it('should answer alternatives to a listing with others of its categories, not it', async () => {
+    const listings = new Map(loadCatalogFile().map((listing) => [listing.id, listing]));
+    const ids = async (q: string) =>
+      (await search(`?q=${encodeURIComponent(q)}&limit=50`)).body.data.items.map((i) => i.id);
+    const sharing = (id: string, other: string) =>
+      listings.get(id)?.categories.some((c) => listings.get(other)?.categories.includes(c));
+    for (const [q, named, wanted] of [
+      [
+        'alternative to Pinecone',
+        'pinecone',
+        ['qdrant', 'milvus', 'weaviate', 'chroma', 'pgvector'],
+      ],
+      ['airflow alternatives', 'apache-airflow', ['prefect', 'dagster', 'kestra', 'temporal']],
+      ['open source replacement for LangSmith', 'langsmith', ['langfuse', 'arize-phoenix', 'opik']],
+    ] as const) {
+      const found = await ids(q);
+      expect(found, q).not.toContain(named);
+      for (const id of found) expect(sharing(id, named), `${q}: ${id}`).toBe(true);
+      // Of those wanted, at least two in the first six and three in all.
+      const of = (some: readonly string[]) => some.filter((id) => wanted.includes(id as never));
+      expect(of(found.slice(0, 6)).length, `${q}: ${found.join(', ')}`).toBeGreaterThanOrEqual(2);
+      expect(of(found).length, q).toBeGreaterThanOrEqual(3);
+    }
+    // The successor of a retired listing comes first.
+    expect(listings.get('autogen')?.successor).toBe('microsoft-agent-framework');
+    expect((await ids('replacement for autogen'))[0]).toBe('microsoft-agent-framework');
+    // Naming nothing of the catalog, the words are searched as they are.
+    expect(await ids('alternative to zzqqxxyy')).toEqual(await ids('alternative zzqqxxyy'));
+  });
+
   it('should name the categories a category filter naming none may have meant', async () => {
     const size = (id: string) => loadCatalogFile().filter((l) => l.categories.includes(id)).length;
     const typo = (await search('?category=speach-to-text')).body.data;

@@ -123,10 +123,19 @@ async function readPostings(
     into.set(row.term, { df: row.df, ...decodePostings(row.entries) });
 }
 
-/** The filters' test, as a search without words makes it (and its SQL). */
-const passesAll = (facts: ListingFacts, filter: ListingFilter) =>
+/** Where alternatives to listings are searched for: among other listings of their categories. */
+export interface Scope {
+  categories: readonly string[];
+  except: readonly number[];
+}
+
+/** The filters' test, as a search without words makes it (and its SQL), and the scope's. */
+const passesAll = (facts: ListingFacts, filter: ListingFilter, scope: Scope | undefined) =>
   passes(facts, filter) &&
-  (filter.updatedSince === undefined || facts.updated_at > filter.updatedSince);
+  (filter.updatedSince === undefined || facts.updated_at > filter.updatedSince) &&
+  (scope === undefined ||
+    (!scope.except.includes(facts.seq) &&
+      scope.categories.some((category) => facts.categories_key.includes(`|${category}|`))));
 
 /**
  * Ranks the listings for query words with BM25F over the postings index, in this process, so
@@ -139,6 +148,7 @@ export async function analyse(
   cache: CatalogCache,
   words: string[],
   filter: ListingFilter,
+  scope?: Scope,
 ): Promise<Analysis> {
   const groups = queryPlan(words);
   const lists = new Map<string, TermPostings>();
@@ -177,7 +187,8 @@ export async function analyse(
   ranked.sort((a, b) => byRank(a, b) || a.seq - b.seq);
   // With filters, more of the best candidates are tested, so that a narrow filter still finds
   // its matches among them; the best MAX_RANKED that pass are kept.
-  const filtered = Object.values(filter).some((value) => value !== undefined);
+  const filtered =
+    scope !== undefined || Object.values(filter).some((value) => value !== undefined);
   const tested = filtered ? MAX_RANKED * FILTER_FACTOR : MAX_RANKED;
   const matches = ranked.length;
   ranked = ranked.slice(0, tested);
@@ -192,7 +203,7 @@ export async function analyse(
   );
   const passing = ranked.filter((hit) => {
     const row = facts.get(hit.seq);
-    return row !== undefined && passesAll(row, filter);
+    return row !== undefined && passesAll(row, filter, scope);
   });
   const estimate = scored.truncated || matches > tested || passing.length > MAX_RANKED;
   const kept = passing.slice(0, MAX_RANKED);

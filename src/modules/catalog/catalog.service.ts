@@ -7,6 +7,7 @@ import {
   matchSummary,
   type ListingFilter,
 } from './catalog.search.repository.js';
+import { alternativesAsked, successorsFirst } from './catalog.alternatives.js';
 import { analyse } from './catalog.analysis.js';
 import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
 import { passes, summarise } from './catalog.facets.js';
@@ -75,7 +76,13 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
   const analysis = nothing
     ? { hits: [], total: 0, total_is_estimate: false, facets: EMPTY_FACETS, corrected_query: null }
     : words.length > 0
-      ? await remember(cache, `a:${fingerprint}`, () => analyse(store, cache, words, filters))
+      ? await remember(cache, `a:${fingerprint}`, async () => {
+          const asked = await alternativesAsked(store, words);
+          if (asked === undefined) return analyse(store, cache, words, filters);
+          const scope = { categories: asked.categories, except: asked.named };
+          const found = await analyse(store, cache, asked.words, filters, scope);
+          return { ...found, hits: successorsFirst(found.hits, asked.successors) };
+        })
       : {
           hits: null,
           total_is_estimate: false,
