@@ -108,6 +108,12 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
       related_categories: [],
       capability_request: null,
     });
+    // Punctuation alone names no need: nothing matches, and no request is offered for it.
+    expect((await search('?q=!!!')).body.data).toMatchObject({
+      items: [],
+      total: 0,
+      capability_request: null,
+    });
   });
 
   it('should answer alternatives to a listing with others of its categories, not it', async () => {

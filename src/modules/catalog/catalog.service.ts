@@ -134,8 +134,9 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
             cache.groups,
           )
         : []),
+    // Text without words says no need: no request is offered for it.
     capability_request:
-      nothing || few || analysis.corrected_query !== null
+      few || analysis.corrected_query !== null
         ? {
             method: 'POST' as const,
             url: `${baseUrl}/api/requests`,
