@@ -16,7 +16,7 @@ import { exactTerm } from './catalog.index.js';
 import { decodePostings } from './catalog.posting-list.js';
 import { rank, type TermPostings } from './catalog.rank.js';
 import { MAX_RANKED, type Field } from './catalog.ranking.js';
-import { closeEnough, stem } from './catalog.text.js';
+import { nearest, stem } from './catalog.text.js';
 import { queryPlan, type QueryGroup } from './catalog.concepts.js';
 
 /** How many times MAX_RANKED candidates a search with filters tests against them. */
@@ -48,16 +48,6 @@ export interface Analysis {
   complete: number;
   facets: Facets;
   corrected_query: string | null;
-}
-
-/** The word of `terms` nearest to `word` (closeEnough), if any; ties by the word. */
-function nearest(terms: readonly string[], word: string): string | undefined {
-  let best: { term: string; score: number } | undefined;
-  for (const term of terms) {
-    const score = closeEnough(word, term);
-    if (score !== undefined && (best === undefined || score > best.score)) best = { term, score };
-  }
-  return best?.term;
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { MatchGroup } from './catalog.facets.js';
 import { TASK_MIN_CHARACTERS } from '../requests/requests.limits.js';
 import { CATEGORIES, CATEGORY_IDS } from './catalog.taxonomy.js';
-import { closeEnough, contentWords, searchWords, stem } from './catalog.text.js';
+import { contentWords, nearest, searchWords, stem } from './catalog.text.js';
 import { withoutSecrets } from '../../http/secrets.js';
 
 const RELATED = 3;
@@ -66,13 +66,7 @@ export function categoriesLike(
   if (CATEGORY_IDS.includes(value)) return undefined;
   const stems = contentWords(value).map((word) => {
     const own = stem(word);
-    if (vocabulary.includes(own)) return own;
-    let best: { term: string; score: number } | undefined;
-    for (const term of vocabulary) {
-      const score = closeEnough(word, term);
-      if (score !== undefined && (best === undefined || score > best.score)) best = { term, score };
-    }
-    return best?.term ?? own;
+    return vocabulary.includes(own) ? own : (nearest(vocabulary, word) ?? own);
   });
   return relatedCategories(stems, [], groups);
 }

@@ -142,3 +142,13 @@ export function closeEnough(word: string, term: string): number | undefined {
     (long && similarity >= 0.5 && edits <= 3 && term.length >= word.length - 1);
   return near ? similarity - edits / 10 : undefined;
 }
+
+/** The word of `terms` nearest to `word` (closeEnough), if any; ties by the word. */
+export function nearest(terms: readonly string[], word: string): string | undefined {
+  let best: { term: string; score: number } | undefined;
+  for (const term of terms) {
+    const score = closeEnough(word, term);
+    if (score !== undefined && (best === undefined || score > best.score)) best = { term, score };
+  }
+  return best?.term;
+}
