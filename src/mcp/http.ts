@@ -6,7 +6,7 @@ import { JSON_RPC_ERRORS } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import { injectedApi } from './api.js';
 import { compileTools, type CompiledTool, type OpenApiDocument } from './schemas.js';
-import { CallerCache, createMcpServer } from './server.js';
+import { CallerCache, createMcpServer, plainErrors } from './server.js';
 import { toolSpecs } from './tools.js';
 import { gameNumbers } from './words.js';
 
@@ -49,7 +49,7 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    await server.connect(transport);
+    await server.connect(plainErrors(transport));
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);

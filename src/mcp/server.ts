@@ -1,9 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolRequest,
   type CallToolResult,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { validationHeadline, type FieldProblem } from '../http/errors.js';
@@ -282,3 +284,57 @@ const toolError = (error: Record<string, unknown>): CallToolResult => ({
   isError: true,
   content: [{ type: 'text', text: JSON.stringify(error) }],
 });
+
+interface Issue {
+  path: (string | number)[];
+  message: string;
+}
+
+const isIssues = (value: unknown): value is Issue[] =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every(
+    (item: Partial<Issue> | null) => typeof item?.message === 'string' && Array.isArray(item.path),
+  );
+
+/**
+ * A request whose params the SDK's own schemas refuse (an `initialize` without
+ * `protocolVersion`, a `tools/call` whose `arguments` is not an object) is answered with the
+ * validator's issues as raw JSON text, and for `initialize` as an internal error (-32603). This
+ * answers it as what it is, -32602 invalid params, in one sentence naming each field:
+ * `Invalid params: params.protocolVersion: expected string, received undefined`.
+ */
+export function plainErrors<T extends Transport>(transport: T): T {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(plainError(message), options);
+  return transport;
+}
+
+function plainError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message)) return message;
+  const text = message.error.message;
+  const start = text.indexOf('[');
+  if (start < 0) return message;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(text.slice(start));
+  } catch {
+    return message;
+  }
+  if (!isIssues(issues)) return message;
+  const headline = text
+    .slice(0, start)
+    .replace(/^MCP error -?\d+:\s*/, '')
+    .replace(/[:\s]+$/, '');
+  const fields = issues.map(
+    ({ path, message: said }) =>
+      `${path.join('.') || 'params'}: ${said.replace(/^Invalid input:\s*/, '')}`,
+  );
+  return {
+    ...message,
+    error: {
+      code: ErrorCode.InvalidParams,
+      message: `${headline || 'Invalid params'}: ${fields.join('; ')}`,
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { fetchedApi } from './api.js';
 import { compileTools, type OpenApiDocument } from './schemas.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, plainErrors } from './server.js';
 import { toolSpecs } from './tools.js';
 import { statedGameNumbers } from './words.js';
 
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       apiKey = key;
     },
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(plainErrors(new StdioServerTransport()));
 }
 
 function serviceUrl(raw: string | undefined): string {

@@ -228,12 +228,35 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         headers: { accept: 'application/json, text/event-stream' },
         payload: { jsonrpc: '2.0', id: 7, method: 'tools/call', params },
       });
-      expect(response.json(), JSON.stringify(params)).toMatchObject({
+      const answer = response.json<{ error: { code: number; message: string } }>();
+      expect(answer, JSON.stringify(params)).toMatchObject({
         jsonrpc: '2.0',
         id: 7,
         error: { code: -32602 },
       });
+      // One sentence naming the field, not the validator's issues as JSON text.
+      expect(answer.error.message).toMatch(/^Invalid tools\/call request: params\.\w+: /);
+      expect(answer.error.message).not.toMatch(/[[{]/);
     }
+  });
+
+  it('should answer an initialize without its params as invalid params, naming them', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 8, method: 'initialize', params: { capabilities: {} } },
+    });
+    expect(response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: {
+        code: -32602,
+        message:
+          'Invalid params: params.protocolVersion: expected string, received undefined; ' +
+          'params.clientInfo: expected object, received undefined',
+      },
+    });
   });
 
   describe.each(transports)('over %s', (kind) => {
