@@ -22,7 +22,10 @@ const searchTable: {
   { q: 'lang', first: ['langchain', 'langgraph', 'langsmith'] }, // the word first (in aliases)
   { q: 'lang', includes: ['langfuse', 'langflow', 'langchain4j'] }, // then what it starts
   { q: 'go', first: ['stagehand', 'localai', 'baml', 'gvisor'] }, // a short common word: not google
-  { q: 'sdk for c', first: ['semantic-kernel', 'whisper-cpp', 'piper-tts', 'llama-cpp'] },
+  {
+    q: 'sdk for c',
+    first: ['semantic-kernel', 'whisper-cpp', 'stable-diffusion-cpp', 'piper-tts'],
+  },
   { q: '11labs', top: 'elevenlabs' }, // an alias
   { q: 'Qdránt', top: 'qdrant' }, // accents ignored
   { q: 'ELASTIC LICENSE', includes: ['arize-phoenix'] }, // words from limitations

@@ -779,7 +779,7 @@ export interface operations {
                                  *       "agent-framework"
                                  *     ]
                                  */
-                                categories: ("agent-framework" | "coding-agent" | "browser-automation" | "web-scraping" | "web-search" | "document-parsing" | "ocr" | "speech-to-text" | "text-to-speech" | "llm-api" | "llm-serving" | "llm-gateway" | "embeddings" | "vector-database" | "rag" | "memory" | "workflow-orchestration" | "workflow-automation" | "observability" | "evaluation" | "guardrails" | "structured-output" | "prompt-engineering" | "mcp-server" | "mcp-sdk" | "api-tools" | "code-sandbox" | "tool-integrations" | "database" | "developer-tools")[];
+                                categories: ("agent-framework" | "coding-agent" | "browser-automation" | "web-scraping" | "web-search" | "document-parsing" | "ocr" | "speech-to-text" | "text-to-speech" | "image-generation" | "llm-api" | "llm-serving" | "llm-gateway" | "embeddings" | "vector-database" | "rag" | "memory" | "workflow-orchestration" | "workflow-automation" | "observability" | "evaluation" | "guardrails" | "structured-output" | "prompt-engineering" | "mcp-server" | "mcp-sdk" | "code-sandbox" | "tool-integrations" | "database" | "developer-tools")[];
                                 /**
                                  * Format: date
                                  * @description When the facts were last checked against the sources; `provenance.retrieved_at` when the data names no other date.
@@ -1005,7 +1005,7 @@ export interface operations {
                              *       "agent-framework"
                              *     ]
                              */
-                            categories: ("agent-framework" | "coding-agent" | "browser-automation" | "web-scraping" | "web-search" | "document-parsing" | "ocr" | "speech-to-text" | "text-to-speech" | "llm-api" | "llm-serving" | "llm-gateway" | "embeddings" | "vector-database" | "rag" | "memory" | "workflow-orchestration" | "workflow-automation" | "observability" | "evaluation" | "guardrails" | "structured-output" | "prompt-engineering" | "mcp-server" | "mcp-sdk" | "api-tools" | "code-sandbox" | "tool-integrations" | "database" | "developer-tools")[];
+                            categories: ("agent-framework" | "coding-agent" | "browser-automation" | "web-scraping" | "web-search" | "document-parsing" | "ocr" | "speech-to-text" | "text-to-speech" | "image-generation" | "llm-api" | "llm-serving" | "llm-gateway" | "embeddings" | "vector-database" | "rag" | "memory" | "workflow-orchestration" | "workflow-automation" | "observability" | "evaluation" | "guardrails" | "structured-output" | "prompt-engineering" | "mcp-server" | "mcp-sdk" | "code-sandbox" | "tool-integrations" | "database" | "developer-tools")[];
                             /**
                              * Format: date
                              * @description When the facts were last checked against the sources; `provenance.retrieved_at` when the data names no other date.
