@@ -44,6 +44,17 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect((await ids('read text from images'))[0]).not.toMatch(/tts/);
     });
 
+    it('should take text to image for image generation, and text from images for OCR', async () => {
+      const category = async (query: string) => {
+        const [first] = (await search(`?q=${encodeURIComponent(query)}&limit=1`)).body.data.items;
+        return first?.categories;
+      };
+      expect(await category('text to image')).toContain('image-generation');
+      expect(await category('text-to-image')).toContain('image-generation');
+      expect(await category('extract text from images')).toContain('ocr');
+      expect(await category('image to text')).toContain('ocr');
+    });
+
     it('should find a brand however its name is split', async () => {
       expect((await ids('open ai embeddings'))[0]).toBe('openai-embeddings');
       expect((await ids('auto gen'))[0]).toBe('autogen');

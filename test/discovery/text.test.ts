@@ -6,6 +6,7 @@ import {
   closeEnough,
   contentWords,
   editDistance,
+  joiningWords,
   nameKey,
   searchWords,
 } from '../../src/modules/catalog/catalog.text.js';
@@ -47,14 +48,15 @@ describe('search words', () => {
 });
 
 describe('concept map', () => {
-  const plan = (text: string) => queryPlan(contentWords(text));
+  const plan = (text: string) => queryPlan(contentWords(text), joiningWords(text));
 
   it('should give every phrase words to find, each phrase in one line only', () => {
     const seen = new Map<string, number>();
     SYNONYMS.forEach((line, i) => {
       for (const phrase of line) {
-        const key = nameKey(phrase);
-        expect(key, phrase).not.toBe('');
+        expect(nameKey(phrase), phrase).not.toBe('');
+        // The same words joined otherwise ("text to image", "text in images") are another phrase.
+        const key = `${nameKey(phrase)} | ${joiningWords(phrase).join(' | ')}`;
         expect(seen.get(key) ?? i, `${phrase} is in two lines`).toBe(i);
         seen.set(key, i);
       }
@@ -86,6 +88,22 @@ describe('concept map', () => {
     expect(labels('offline')).not.toContain('on premises');
     expect(labels('local')).not.toContain('self hosted');
     for (const [broader, narrower] of NARROWER) expect(labels(broader)).toContain(narrower);
+  });
+
+  it('should tell phrases of the same words apart by the word that joins them', () => {
+    expect(joiningWords('text to the image')).toEqual(['', 'to']);
+    expect(joiningWords('chat with my documents')).toEqual(['', 'with']);
+    expect(joiningWords('convert a pdf into markdown')).toEqual(['', '', 'to']);
+    const labels = (text: string) =>
+      plan(text).map((group) => group.alternatives.map((alternative) => alternative.label));
+    expect(labels('text to image')[0]).toContain('image generation');
+    expect(labels('text to image')[0]).not.toContain('ocr');
+    expect(labels('extract text from images')[1]).toContain('ocr');
+    expect(labels('extract text from images')[1]).not.toContain('image generation');
+    expect(labels('convert a pdf into markdown')[1]).toContain('document parsing');
+    // Joined the other way, the words are no phrase; with no joining word, they still are.
+    expect(labels('speech from text')).toEqual([['speech'], ['text']]);
+    expect(labels('speech text')[0]).toContain('transcription');
   });
 
   it('should take the longest phrase and leave other words as they are', () => {

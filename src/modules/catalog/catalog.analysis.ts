@@ -131,7 +131,8 @@ const passesAll = (facts: ListingFacts, filter: ListingFilter, scope: Scope | un
  * Ranks the listings for query words with BM25F over the postings index, in this process, so
  * that both databases give the same order: each group of the query (a word, or a concept phrase
  * with its equivalents) scores its best alternative; not every group has to match. Only each
- * term's first block is read, so the cost does not grow with the number of matches.
+ * term's first block is read, so the cost does not grow with the number of matches. `joins`
+ * are what joins the words as typed (`joiningWords`), which tells concept phrases apart.
  */
 export async function analyse(
   store: Store,
@@ -139,8 +140,9 @@ export async function analyse(
   words: string[],
   filter: ListingFilter,
   scope?: Scope,
+  joins?: readonly string[],
 ): Promise<Analysis> {
-  const groups = queryPlan(words);
+  const groups = queryPlan(words, joins);
   const lists = new Map<string, TermPostings>();
   const exact = exactTerm(words.map(stem).join(' '));
   await readPostings(

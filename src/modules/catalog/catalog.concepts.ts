@@ -1,7 +1,7 @@
 // A query's words as groups: a word, or a phrase of the concept map with its equivalents.
 
 import { NARROWER, SYNONYMS } from './catalog.synonyms.js';
-import { nameKey, searchWords, stem } from './catalog.text.js';
+import { joiningWords, nameKey, searchWords, stem } from './catalog.text.js';
 
 export interface Alternative {
   /** What a hit's `matched` names: the words as typed, or the equivalent found. */
@@ -49,6 +49,8 @@ const concepts = SYNONYMS.map((line) =>
       phrase,
       /** Its content words' stems, as a query's words are compared with it. */
       stems: nameKey(phrase).split(' ').filter(Boolean),
+      /** What joins each of those words to the one before ("to" in `speech to text`). */
+      joins: joiningWords(phrase),
       /** What finds it in a listing: its stem, or for several words its phrase term. */
       term: words.length > 1 ? phraseTerm(words) : (words[0] ?? ''),
       words,
@@ -79,21 +81,35 @@ export const CONCEPT_PHRASES: readonly (readonly string[])[] = concepts.flatMap(
 );
 
 /**
- * Turns query words (from `contentWords`) into groups: the longest phrase of the concept map at
- * each place becomes one group of all its equivalents (those of its line, and of the lines it is
- * broader than); any other word is a group of itself.
+ * Whether words joined as typed (`typed`, from `joiningWords`) may be a phrase's words joined by
+ * `own`: yes where either has no joining word, or they share one. "speech text" and "speech to
+ * text" are `speech to text`; "speech from text" is not, nor is "text from images" `text to
+ * image`.
  */
-export function queryPlan(words: readonly string[]): QueryGroup[] {
+const joinedAlike = (typed: string, own: string) =>
+  typed === '' || own === '' || typed.split(' ').some((word) => own.split(' ').includes(word));
+
+/**
+ * Turns query words (from `contentWords`, with what joins them from `joiningWords`) into groups:
+ * the longest phrase of the concept map at each place, joined as typed or without joining words,
+ * becomes one group of all its equivalents (those of its line, and of the lines it is broader
+ * than); any other word is a group of itself.
+ */
+export function queryPlan(words: readonly string[], joins: readonly string[] = []): QueryGroup[] {
   const stems = words.map(stem);
   const groups: QueryGroup[] = [];
   let i = 0;
   while (i < stems.length) {
     let best: { length: number; line: number } | undefined;
     for (const [line, phrases] of concepts.entries()) {
-      for (const { stems: phrase } of phrases) {
+      for (const { stems: phrase, joins: own } of phrases) {
         if (
           phrase.length > (best?.length ?? 0) &&
-          phrase.every((part, offset) => stems[i + offset] === part)
+          phrase.every(
+            (part, offset) =>
+              stems[i + offset] === part &&
+              (offset === 0 || joinedAlike(joins[i + offset] ?? '', own[offset] ?? '')),
+          )
         )
           best = { length: phrase.length, line };
       }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import type { SearchQuery } from './catalog.search.schemas.js';
-import { contentWords } from './catalog.text.js';
+import { contentWords, joiningWords } from './catalog.text.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -26,6 +26,8 @@ export function parseSearch(query: SearchQuery) {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const q = query.q ?? '';
   const words = contentWords(q);
+  // "text to image" and "text from images" have the same words, joined otherwise.
+  const joins = joiningWords(q);
   const category = query.category?.trim() || undefined;
   const protocol = query.protocol?.trim() || undefined;
   const updatedSince =
@@ -34,6 +36,7 @@ export function parseSearch(query: SearchQuery) {
     .update(
       JSON.stringify([
         words,
+        joins,
         query.kind ?? null,
         category?.toLowerCase() ?? null,
         protocol?.toLowerCase() ?? null,
@@ -53,5 +56,5 @@ export function parseSearch(query: SearchQuery) {
     license_kind: query.license_kind,
     updatedSince,
   };
-  return { q, limit, words, filters, fingerprint, offset };
+  return { q, limit, words, joins, filters, fingerprint, offset };
 }

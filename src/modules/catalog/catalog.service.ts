@@ -65,7 +65,7 @@ async function filterSearch(store: Store, cache: CatalogCache, filters: ListingF
  * categories and the capability request to file.
  */
 export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: string) {
-  const { q, limit, words, filters, fingerprint, offset } = parseSearch({
+  const { q, limit, words, joins, filters, fingerprint, offset } = parseSearch({
     ...query,
     // An old category name, or a synonym, filters as the category it stands for.
     category: query.category === undefined ? undefined : categoryFor(query.category),
@@ -78,7 +78,7 @@ export async function searchCatalog(store: Store, query: SearchQuery, baseUrl: s
     : words.length > 0
       ? await remember(cache, `a:${fingerprint}`, async () => {
           const asked = await alternativesAsked(store, words);
-          if (asked === undefined) return analyse(store, cache, words, filters);
+          if (asked === undefined) return analyse(store, cache, words, filters, undefined, joins);
           const scope = { categories: asked.categories, except: asked.named };
           const found = await analyse(store, cache, asked.words, filters, scope);
           return { ...found, hits: successorsFirst(found.hits, asked.successors) };

@@ -5,7 +5,8 @@
  * Listing-specific names go in the listing's `aliases`, and plain-language needs in its
  * `use_cases`. Keep lines narrow: every phrase added widens every search that uses one of its
  * equivalents. A query's stop words are ignored when its phrases are recognised ("speech to
- * text" = "speech text"), but an equivalent of several words is found in a listing only where
+ * text" = "speech text"), unless they join the words otherwise than the phrase does ("speech
+ * from text", "text from images" is not "text to image"), but an equivalent of several words is found in a listing only where
  * all its words stand together, in order ("speech-to-text", not "speech from text"). A phrase
  * that is broader than a line, not the same need, gets a line of its own and a NARROWER pair.
  * Tested in test/discovery/text.test.ts.
@@ -70,7 +71,15 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['scheduler', 'cron', 'recurring jobs', 'schedule', 'scheduled jobs'],
   ['durable execution', 'survive failures', 'survive crashes', 'retry automatically'],
   ['document parsing', 'pdf parsing', 'document extraction', 'parse pdf', 'pdf to markdown'],
-  ['ocr', 'optical character recognition', 'scanned documents', 'text in images'],
+  [
+    'ocr',
+    'optical character recognition',
+    'scanned documents',
+    'text in images',
+    'text from images',
+    'image to text',
+  ],
+  ['image generation', 'text to image', 'generate images', 'image generator', 'txt2img'],
   [
     'rag',
     'retrieval augmented generation',

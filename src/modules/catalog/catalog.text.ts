@@ -64,6 +64,31 @@ export function contentWords(text: string): string[] {
   return kept.length > 0 ? kept : words;
 }
 
+/** Words that join others without saying which way: left out of what joins two words. */
+const NEUTRAL_JOINS = new Set(
+  'a an the my your our their its this that these those some any'.split(' '),
+);
+/** Joining words read as another of the same sense. */
+const SAME_JOIN: Record<string, string> = { into: 'to', onto: 'on', within: 'in' };
+
+/**
+ * What joins each of `contentWords(text)` to the one before it: the stop words between them
+ * that say which way ("to" in "text to image", "from" in "text from images"), less articles
+ * and possessives; '' where nothing does (always for the first word).
+ */
+export function joiningWords(text: string): string[] {
+  const words = searchWords(text);
+  const joins: string[] = [];
+  let between: string[] = [];
+  for (const word of words) {
+    if (!STOP_WORDS.has(word)) {
+      joins.push(joins.length === 0 ? '' : between.join(' '));
+      between = [];
+    } else if (!NEUTRAL_JOINS.has(word)) between.push(SAME_JOIN[word] ?? word);
+  }
+  return joins.length > 0 ? joins : words.map(() => '');
+}
+
 /** A name or alias as compared with a whole query: its content words' stems. */
 export const nameKey = (text: string): string => contentWords(text).map(stem).join(' ');
 
