@@ -16,13 +16,10 @@ export function parseCents(input: number | string, field: string): number {
   const cents =
     match === null ? null : Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
   if (cents === null || cents <= 0 || cents > MAX_CENTS || !Number.isSafeInteger(cents)) {
-    throw new AppError(
-      'invalid_amount',
-      `${field} must be an amount above 0 with at most 2 decimal places.`,
-      {
-        details: [{ field, message: 'must be a number above 0 with at most 2 decimal places' }],
-      },
-    );
+    const rule = `above 0 and at most ${MAX_CENTS / 100}, with at most 2 decimal places`;
+    throw new AppError('invalid_amount', `${field} must be an amount ${rule}.`, {
+      details: [{ field, message: `must be a number ${rule}` }],
+    });
   }
   return cents;
 }

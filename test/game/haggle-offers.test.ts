@@ -191,7 +191,18 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
   });
 
   describe('errors', () => {
-    it.each([0, -5, 1.234, '12.345', 'abc', '', '1e3', Number.MAX_SAFE_INTEGER, '0.00'])(
+    it.each([
+      0,
+      -5,
+      1.234,
+      '12.345',
+      'abc',
+      '',
+      '1e3',
+      Number.MAX_SAFE_INTEGER,
+      '0.00',
+      1000000.01,
+    ])(
       'should refuse the amount %j with 400 invalid_amount and use no round',
       async (amount) => {
         const player = await game.client.newPlayer();
@@ -199,6 +210,10 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         const { status, body } = await game.client.offer(player, session.id, amount);
         expect(status).toBe(400);
         expect(body.code).toBe('invalid_amount');
+        // The sentence states every rule, the largest amount included.
+        expect(body.error).toBe(
+          'offer_amount must be an amount above 0 and at most 1000000, with at most 2 decimal places.',
+        );
         const detail = await game.client.session(player, session.id);
         expect(detail.body.data.session.rounds_count).toBe(0);
         expect(detail.body.data.messages).toHaveLength(1);
