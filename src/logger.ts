@@ -27,8 +27,8 @@ export const redactedPaths = [
 ];
 
 /**
- * A URL as it may be logged: the values of credential-like query parameters and of `email`
- * hidden, and this service's keys and receipt tokens, e-mail addresses and anything else shaped
+ * A URL as it may be logged: the values of credential-like query parameters (any name with
+ * `key`, `token`, `secret`, `password`, `auth`, … in it) and of `email` hidden, and this service's keys and receipt tokens, e-mail addresses and anything else shaped
  * like a credential, hidden wherever they appear (a key pasted into another parameter or the
  * path). A URL whose percent-encoding hides one of them (`%65mail=`, `hg%5F…`) is logged decoded,
  * with it hidden.
@@ -44,9 +44,10 @@ export function redactUrl(url: string): string {
 function redactText(url: string): string {
   let logged = url;
   if (logged.includes('=')) {
-    logged = logged.replace(
-      /([?&](?:api_?key|key|token|access_token|auth|authorization|email)=)[^&#]*/gi,
-      '$1[redacted]',
+    // Each parameter is read once, and its name tested on its own: a pattern that looked for
+    // the words inside the name as it scanned took quadratic time on a long name of them.
+    logged = logged.replace(PARAMETER, (parameter: string, name: string) =>
+      CREDENTIAL_NAME.test(name) ? `${name}=[redacted]` : parameter,
     );
   }
   if (logged.includes('hg_') || logged.includes('rq_')) {
@@ -58,6 +59,15 @@ function redactText(url: string): string {
   // Other services' secrets pasted into a search or a path (sk-…, ghp_…, AKIA…) too.
   return withoutSecrets(logged);
 }
+
+/**
+ * A query parameter: its `?` or `&` and name, then its value. A name stops at the next `?` too,
+ * so that no character is scanned from more than one start (linear on any URL).
+ */
+const PARAMETER = /([?&][^?&=#]*)=[^&#]*/g;
+/** Names of parameters whose values are hidden. */
+const CREDENTIAL_NAME =
+  /key|token|secret|passw(?:or)?d|pwd|auth|credential|bearer|signature|email/i;
 
 const EMAIL_IN_URL = /(?<![^\s/?&=#;,])[^\s/?&=#;,@]+@[^\s/?&=#;,@.]+(?:\.[^\s/?&=#;,@.]+)+/g;
 

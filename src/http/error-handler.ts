@@ -86,6 +86,17 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
   });
 
   app.setErrorHandler((error: Error, request, reply) => {
+    if (request.raw.readableAborted) {
+      // The client hung up while its body arrived: nothing of ours failed (its ECONNRESET is
+      // not the database's). No access line follows (a closed socket never finishes the
+      // response), so this is its line.
+      const route = request.routeOptions.url ?? null;
+      request.log.info(
+        { method: request.method, route, code: 'malformed_request' },
+        'the client closed the connection before its request body arrived',
+      );
+      return send(reply, bodyCutShort());
+    }
     const known = toAppError(error);
     if (known.status >= 500) {
       request.log.error({ err: error, code: known.code }, 'request failed');
@@ -93,6 +104,9 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
     return send(reply, known);
   });
 }
+
+const bodyCutShort = () =>
+  new AppError('malformed_request', 'The connection closed before the request body arrived whole.');
 
 /** A request's path without its query and trailing slashes, as routes are matched. */
 const pathOf = (url: string): string => withoutTrailingSlashes(url.split('?')[0] ?? '');

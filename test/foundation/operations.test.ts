@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, redactUrl, requestLoggerFactory } from '../../src/logger.js';
@@ -43,6 +44,37 @@ describe('operating the service', () => {
         code: 'not_found',
         ms: expect.any(Number),
       });
+    });
+
+    it('should log a client that hangs up mid-body as that, not as a storage failure', async () => {
+      const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(address.port), '127.0.0.1', () => {
+          socket.write(
+            'POST /api/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+              'Content-Length: 100\r\nX-Request-Id: cut-1\r\n\r\n{"task":',
+          );
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 100);
+        });
+        socket.on('error', reject);
+      });
+      const cut = () =>
+        t.logs
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.reqId === 'cut-1');
+      await vi.waitFor(() => {
+        expect(cut()).toHaveLength(1);
+      });
+      expect(cut()[0]).toMatchObject({
+        level: 30,
+        method: 'POST',
+        route: '/api/requests',
+        code: 'malformed_request',
+      });
+      expect(t.logs.join('')).not.toContain('storage_unavailable');
     });
 
     it('should write request lines in the format of every other line', async () => {
@@ -100,6 +132,12 @@ describe('operating the service', () => {
       await t.app.inject('/api/catalog?token=rq_secretvalue&q=x&api_key=hg_abc');
       expect(t.logs.join('')).not.toMatch(/rq_secretvalue|hg_abc/);
       expect(redactUrl('/a?key=1&b=2')).toBe('/a?key=[redacted]&b=2');
+      // Any parameter named like a credential, in any case.
+      expect(
+        redactUrl('/a?secret=s1&client_secret=s2&passwd=s3&X-API-Key=s4&bearer=s5&q=x&Password=s6'),
+      ).toBe(
+        '/a?secret=[redacted]&client_secret=[redacted]&passwd=[redacted]&X-API-Key=[redacted]&bearer=[redacted]&q=x&Password=[redacted]',
+      );
       // A key or token anywhere (another parameter, the path), and e-mail addresses.
       const key = `hg_${'0a'.repeat(24)}`;
       const token = `rq_${'A'.repeat(43)}`;
