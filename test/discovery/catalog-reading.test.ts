@@ -81,6 +81,11 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       const current = (await search('?category=speech-to-text&limit=50')).body.data;
       expect(old.total).toBeGreaterThan(0);
       expect(old.items.map((item) => item.id)).toEqual(current.items.map((item) => item.id));
+      // A category folded into another (api-tools, into developer-tools) filters as that one.
+      const folded = (await search('?category=api-tools&limit=50')).body.data;
+      const into = (await search('?category=developer-tools&limit=50')).body.data;
+      expect(folded.items.map((item) => item.id)).toEqual(into.items.map((item) => item.id));
+      expect(folded.items.map((item) => item.id)).toContain('postman');
       // Every status and licence kind of the data, as a filter: exactly its listings.
       const listings = loadCatalogFile();
       for (const status of ['active', 'maintenance', 'deprecated', 'archived'] as const) {
