@@ -33,7 +33,7 @@ const searchTable: {
   { q: 'prompt injection', includes: ['guardrails-ai', 'llm-guard', 'nemo-guardrails', 'rebuff'] }, // a concept
   { q: 'sandbox docker', includes: ['openhands', 'e2b', 'daytona', 'gvisor'] },
   { q: 'faithfulness', only: ['ragas'] },
-  { q: 'hugging face', top: 'smolagents' },
+  { q: 'hugging face', top: 'transformers' }, // its name says Hugging Face
   { q: 'openapi lint', top: 'redocly-cli' }, // both words first, then either
   { q: 'is there something that lets me lint openapi', top: 'redocly-cli' }, // scaffolding ignored
   { q: 'a2a', top: 'a2a-python-sdk' }, // a protocol
