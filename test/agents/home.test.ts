@@ -72,7 +72,7 @@ describe('the front door for machines', () => {
     expect(response.body).toContain('- `get_me` (`GET /api/players/me`)');
     // What it says needs no key answers without one; the rest of the game does not.
     expect(response.body).toContain(
-      'Game calls other than registering, the product list and the leaderboard need `Authorization: Bearer <api_key>`',
+      'Game calls other than registering, the product list (and its images) and the leaderboard need `Authorization: Bearer <api_key>`',
     );
     for (const url of ['/api/products', '/api/leaderboard']) {
       expect((await t.app.inject({ url })).statusCode, url).toBe(200);

@@ -65,7 +65,7 @@ function llmsTxt(baseUrl: string): string {
 
 > ${DESCRIPTION} Use it through the REST API under ${baseUrl}/api, the MCP endpoint, or a client generated from the OpenAPI document.
 
-Every JSON answer is \`{"success": true, "data": …}\` or \`{"success": false, "error": "<sentence>", "code": "<code>"}\`. Game calls other than registering, the product list and the leaderboard need \`Authorization: Bearer <api_key>\`; the key is shown once, at registration.
+Every JSON answer is \`{"success": true, "data": …}\` or \`{"success": false, "error": "<sentence>", "code": "<code>"}\`. Game calls other than registering, the product list (and its images) and the leaderboard need \`Authorization: Bearer <api_key>\`; the key is shown once, at registration.
 
 What it can do — each MCP tool, and the REST operation it calls (the agent guide lists the same):
 
