@@ -229,7 +229,16 @@ describe('OpenAPI document for tools', () => {
         { url: url('00000000-0000-4000-8000-000000000000'), auth: player.auth.authorization },
         { url: url('not-an-id'), auth: player.auth.authorization },
         { url: url('not-an-id'), auth: 'Bearer hg_wrong' },
+        // A query string that cannot be decoded, which any route may be sent.
+        {
+          url: `${url('00000000-0000-4000-8000-000000000000')}?x=%ZZ`,
+          auth: player.auth.authorization,
+        },
       ];
+      // A body that is not JSON, sent where a body may be sent, even to an operation that takes none.
+      if (method === 'POST' || method === 'DELETE') {
+        attempts.push({ url: url('x'), auth: player.auth.authorization, payload: '{' });
+      }
       if (operation.requestBody !== undefined) {
         attempts.push(
           { url: url('x'), auth: player.auth.authorization, payload: '{' },
@@ -248,9 +257,13 @@ describe('OpenAPI document for tools', () => {
           url: attempt.url,
           headers: {
             ...(attempt.auth === undefined ? {} : { authorization: attempt.auth }),
-            ...(method === 'POST' ? { 'content-type': attempt.type ?? 'application/json' } : {}),
+            ...(method === 'POST' || attempt.payload !== undefined
+              ? { 'content-type': attempt.type ?? 'application/json' }
+              : {}),
           },
-          ...(method === 'POST' ? { payload: attempt.payload ?? '{}' } : {}),
+          ...(method === 'POST' || attempt.payload !== undefined
+            ? { payload: attempt.payload ?? '{}' }
+            : {}),
         });
         if (response.statusCode < 400) continue;
         const { code } = response.json<{ code: string }>();

@@ -1243,6 +1243,15 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal_error */
             500: {
                 headers: {
@@ -1294,6 +1303,15 @@ export interface operations {
                 };
                 content: {
                     "application/atom+xml": unknown;
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": components["schemas"]["Error"];
                 };
             };
             /** @description Error: internal_error */
@@ -3633,7 +3651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: validation_error */
+            /** @description Error: validation_error, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3653,15 +3671,6 @@ export interface operations {
             };
             /** @description Error: forbidden */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: not_found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3930,6 +3939,15 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                     };
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error: unauthorized */
@@ -4540,7 +4558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: validation_error */
+            /** @description Error: validation_error, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;

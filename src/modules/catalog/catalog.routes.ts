@@ -59,7 +59,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           'The controlled list of categories: each with a one-line definition, the old names and synonyms that work as `category` filters for it, and how many listings it holds.',
         response: {
           200: Envelope(CategoryList, "Every category, in the taxonomy's order."),
-          ...errorResponses(),
+          // An undecodable query string, as on every /api route.
+          ...errorResponses('validation_error'),
         },
       },
     },
@@ -80,7 +81,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
             description: 'An Atom 1.0 feed.',
             content: { 'application/atom+xml': { schema: { type: 'string' } } },
           },
-          ...errorResponses(),
+          ...errorResponses('validation_error'),
         },
       },
     },

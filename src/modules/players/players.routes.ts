@@ -98,7 +98,7 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store, confi
           'The player whose API key sent the request, with its e-mail: how a client that holds only a key learns its player id.',
         response: {
           200: Envelope(Player, 'Your own record, with your e-mail.'),
-          ...errorResponses('unauthorized', 'rate_limited'),
+          ...errorResponses('validation_error', 'unauthorized', 'rate_limited'),
         },
       },
     },
@@ -163,11 +163,12 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store, confi
         params: PlayerParams,
         response: {
           200: Envelope(NewPlayer, 'Your record with the new API key, shown only now.'),
+          // A body is not taken, but one sent as JSON is parsed (and refused if it is not JSON).
           ...errorResponses(
             'validation_error',
+            'invalid_json',
             'unauthorized',
             'forbidden',
-            'not_found',
             'rate_limited',
           ),
         },

@@ -134,7 +134,8 @@ export async function rotateKey(
     );
   }
   const row = await findPlayer(store.db, id);
-  if (row === undefined) throw notFound('Player');
+  // Players are never deleted: the one whose key was just replaced is there.
+  if (row === undefined) throw new Error('The player whose key was replaced is gone.');
   return { ...playerView(row, true), api_key: key };
 }
 

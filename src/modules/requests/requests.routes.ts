@@ -93,7 +93,7 @@ export const requestsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         params: RequestParams,
         response: {
           200: Envelope(Deleted, 'The request is deleted for good.'),
-          ...errorResponses('validation_error', 'not_found'),
+          ...errorResponses('validation_error', 'invalid_json', 'not_found'),
         },
       },
     },
