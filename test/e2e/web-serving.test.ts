@@ -45,9 +45,13 @@ describe('serving the web app', () => {
   it('should leave / to data clients and keep machine paths and unknown API paths as they were', async () => {
     const data = await fetch(`${base}/`, { headers: { accept: 'application/json' } });
     expect(data.headers.get('content-type')).toMatch(/^application\/json/);
-    // A client that takes HTML but prefers JSON gets JSON; one that prefers HTML, the page.
+    // A client that takes HTML but prefers JSON gets JSON; one that prefers HTML, the page;
+    // between equal preferences, the type named first.
     for (const [accept, type] of [
       ['application/json, text/html;q=0.9', /^application\/json/],
+      ['application/json, text/html', /^application\/json/],
+      ['text/html, application/json', /^text\/html/],
+      ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', /^text\/html/],
       ['text/html;q=0', /^application\/json/],
       ['application/json;q=0.5, text/html', /^text\/html/],
     ] as const) {

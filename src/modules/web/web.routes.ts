@@ -17,26 +17,29 @@ const NOT_BUILT =
 
 /**
  * Whether a request for `/` is a browser asking for a page rather than a client asking for data:
- * it names `text/html` in `Accept`, and does not prefer JSON to it (`application/json,
- * text/html;q=0.9` is a client wanting JSON). A wildcard alone (curl's `*\/*`) asks for data.
+ * it names `text/html` in `Accept`, and does not prefer JSON to it: a higher `q` decides, and
+ * between equal ones the type named first (`application/json, text/html;q=0.9` and
+ * `application/json, text/html` are clients wanting JSON; a browser names `text/html` first).
+ * A wildcard alone (curl's `*\/*`) asks for data.
  */
 export function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
   if (!accept.includes('text/html')) return false;
   const html = quality(accept, 'text/html');
-  return html > 0 && html >= quality(accept, 'application/json');
+  const json = quality(accept, 'application/json');
+  return html.q > 0 && (html.q > json.q || (html.q === json.q && html.at < json.at));
 }
 
-/** The `q` an Accept header gives one media type by name (0 when it is not named). */
-function quality(accept: string, type: string): number {
-  for (const range of accept.split(',')) {
+/** The `q` an Accept header gives one media type by name, and its place (q 0 when not named). */
+function quality(accept: string, type: string): { q: number; at: number } {
+  for (const [at, range] of accept.split(',').entries()) {
     const [name = '', ...parameters] = range.split(';').map((part) => part.trim());
     if (name.toLowerCase() !== type) continue;
     const q = parameters.find((parameter) => /^q\s*=/i.test(parameter));
     const value = q === undefined ? 1 : Number(q.split('=')[1]);
-    return Number.isFinite(value) ? value : 0;
+    return { q: Number.isFinite(value) ? value : 0, at };
   }
-  return 0;
+  return { q: 0, at: Infinity };
 }
 
 let shell: string | null | undefined;
