@@ -66,10 +66,10 @@ const badCursor = () =>
     details: [{ field: 'cursor', message: 'must be the next_cursor of the same list' }],
   });
 
-/** Reads a field that must be a string. */
+/** Reads a field that must be a string (without NUL, which no stored text holds). */
 export const textField = (fields: Readonly<Record<string, unknown>>, name: string) => {
   const value = fields[name];
-  return typeof value === 'string' ? value : undefined;
+  return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -82,14 +82,16 @@ export const uuidField = (fields: Readonly<Record<string, unknown>>, name: strin
 
 /**
  * Reads a field that must be a time as the service writes it (ISO 8601 UTC with milliseconds,
- * a real date): PostgreSQL refuses any other text as a timestamp, which must be a 400 here
- * rather than a database error.
+ * a real date from the year 1 on): PostgreSQL refuses any other text as a timestamp (the year
+ * 0 too), which must be a 400 here rather than a database error.
  */
 export const timestampField = (fields: Readonly<Record<string, unknown>>, name: string) => {
   const value = textField(fields, name);
   if (value === undefined || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return;
   const time = new Date(value);
-  return !Number.isNaN(time.getTime()) && time.toISOString() === value ? value : undefined;
+  return !Number.isNaN(time.getTime()) && time.getUTCFullYear() >= 1 && time.toISOString() === value
+    ? value
+    : undefined;
 };
 
 /**

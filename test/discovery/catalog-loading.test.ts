@@ -175,6 +175,12 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(since.body.data.items.map((item) => item.id)).toEqual(['ollama']);
       expect(since.body.data.total).toBe(1);
       expect((await search('?updated_since=yesterday')).status).toBe(400);
+      // What the date-time format lets through but names no instant: a leap second, the year 0.
+      for (const time of ['2016-12-31T23:59:60Z', '0000-01-01T00:00:00Z']) {
+        const refused = await search(`?updated_since=${encodeURIComponent(time)}`);
+        expect(refused.status, time).toBe(400);
+        expect(refused.body).toMatchObject({ details: [{ field: 'updated_since' }] });
+      }
 
       // An alias is searched like a name, typos included.
       expect((await search('?q=llama%20runner')).body.data.items[0]?.id).toBe('ollama');

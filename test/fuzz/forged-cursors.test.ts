@@ -55,13 +55,20 @@ describe.each(testDialects)('hostile requests (%s)', (dialect) => {
         { s: '2026-13-45T99:00:00.000Z', i: id, f: null },
         { s: '2026-11-23T10:15:30.000Z', i: 'x', f: null },
         { c: 'Books', n: 'x', i: 'x' },
+        // The year 0 and a NUL: JavaScript takes them, PostgreSQL refuses them.
+        { s: '0000-01-01T00:00:00.000Z', i: id },
+        { c: 'Books', n: 'A\u0000B', i: id },
       ]) {
-        const cursor = Buffer.from(JSON.stringify({ v: 1, ...fields })).toString('base64url');
-        const response = await hostile.t.app.inject({
-          url: `${operation.path}?cursor=${cursor}`,
-          headers: { authorization },
-        });
-        expect(response.statusCode, `${operation.path} ${JSON.stringify(fields)}`).toBe(400);
+        // With the filters of each list's unfiltered first page, so that only the position is wrong.
+        for (const f of [null, '[null,null]', '[null,null,null]']) {
+          const forged = { v: 1, f, ...fields };
+          const cursor = Buffer.from(JSON.stringify(forged)).toString('base64url');
+          const response = await hostile.t.app.inject({
+            url: `${operation.path}?cursor=${cursor}`,
+            headers: { authorization },
+          });
+          expect(response.statusCode, `${operation.path} ${JSON.stringify(forged)}`).toBe(400);
+        }
       }
       await fc.assert(
         fc.asyncProperty(forgedCursor(), async (cursor) => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
+import { AppError, validationHeadline } from '../../http/errors.js';
 import type { SearchQuery } from './catalog.search.schemas.js';
 import { contentWords, joiningWords } from './catalog.text.js';
 
@@ -13,6 +14,21 @@ const offsetOf = (raw: string, fingerprint: string): number =>
       ? (offset as number)
       : undefined;
   });
+
+/**
+ * `updated_since` as a time to compare with: what the date-time format lets through but names no
+ * instant either database takes (a leap second, `…T23:59:60Z`; the year 0) is refused here.
+ */
+function instantOf(text: string): string {
+  const time = new Date(text);
+  if (Number.isNaN(time.getTime()) || time.getUTCFullYear() < 1) {
+    const details = [
+      { field: 'updated_since', message: 'must be a real date and time, from the year 1 on' },
+    ];
+    throw new AppError('validation_error', validationHeadline(details), { details });
+  }
+  return time.toISOString();
+}
 
 /** The cursor of the page after the one that starts `offset` results into the search. */
 export const searchCursor = (fingerprint: string, offset: number) =>
@@ -31,7 +47,7 @@ export function parseSearch(query: SearchQuery) {
   const category = query.category?.trim() || undefined;
   const protocol = query.protocol?.trim() || undefined;
   const updatedSince =
-    query.updated_since === undefined ? undefined : new Date(query.updated_since).toISOString();
+    query.updated_since === undefined ? undefined : instantOf(query.updated_since);
   const fingerprint = createHash('sha256')
     .update(
       JSON.stringify([
