@@ -97,9 +97,18 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
  * of them): JSON-RPC's -32600, Invalid Request. The transport answered such a body with -32700,
  * which is for a body that is not JSON at all, and an empty batch with nothing.
  */
+/**
+ * The most messages one POST may carry. MCP no longer has batches (2025-06-18); the transport
+ * still takes them, and a long one would make one HTTP request do the work of many.
+ */
+const MAX_BATCH = 10;
+
 function invalidRequest(body: unknown): string | undefined {
   if (Array.isArray(body)) {
     if (body.length === 0) return 'Invalid Request: an empty batch.';
+    if (body.length > MAX_BATCH) {
+      return `Invalid Request: a batch of ${body.length} messages; at most ${MAX_BATCH} are taken at once.`;
+    }
     return body.map(invalidMessage).find((reason) => reason !== undefined);
   }
   return invalidMessage(body);

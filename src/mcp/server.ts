@@ -115,6 +115,9 @@ const ToolsCall = z.looseObject({ method: z.literal('tools/call') });
 
 type CallContext = ServerOptions & { callers: CallerCache };
 
+/** A UTF-16 surrogate without its pair: text that has no UTF-8 form. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const asText = (value: unknown): string =>
   typeof value === 'string' ? value : JSON.stringify(value);
 
@@ -144,6 +147,9 @@ async function callTool(
       problems.push({ field: name, message: 'is required' });
     } else if (place !== 'body' && value !== undefined && typeof value === 'object') {
       problems.push({ field: name, message: 'must be a string' });
+    } else if (place !== 'body' && typeof value === 'string' && LONE_SURROGATE.test(value)) {
+      // No URL or header can carry it (a JSON body can).
+      problems.push({ field: name, message: 'must be text without a lone surrogate' });
     } else if (place === 'path' && (value === '.' || value === '..')) {
       problems.push({ field: name, message: `cannot be "${value}"` });
     } else if (typeof value === 'string' && reserved?.has(value) === true) {

@@ -157,6 +157,10 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       'null',
       '[]',
       '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, 5]',
+      // A batch of more than 10 messages.
+      JSON.stringify(
+        Array.from({ length: 11 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })),
+      ),
     ]) {
       const invalid = await post(payload);
       expect(invalid.statusCode, payload).toBe(400);
@@ -166,6 +170,12 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         error: { code: -32600, data: { code: 'malformed_request' } },
       });
     }
+    const ten = await post(
+      JSON.stringify(
+        Array.from({ length: 10 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' })),
+      ),
+    );
+    expect(ten.json()).toHaveLength(10);
     // A __proto__ key is dropped, as any unknown field is ignored.
     const proto = await post('{"jsonrpc": "2.0", "id": 1, "method": "ping", "__proto__": {}}');
     expect(proto.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
@@ -306,6 +316,10 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         ['delete_request', { id: '..', receipt_token: 'rq_x' }, 'cannot be ".."'],
         ['get_listing', { id: { a: 1 } }, 'must be a string'],
         ['search_catalog', { q: ['a', 'b'] }, 'must be a string'],
+        // Half of a surrogate pair: no URL or header can carry it.
+        ['get_listing', { id: 'x\ud800' }, 'without a lone surrogate'],
+        ['search_catalog', { q: '\udc00' }, 'without a lone surrogate'],
+        ['read_request', { receipt_token: 'rq_\ud800', id: 'x' }, 'without a lone surrogate'],
       ];
       for (const [tool, args, message] of refusals) {
         const answer = await call(client, tool, args);
