@@ -212,9 +212,29 @@ describe.skipIf(skipBrowser)(
       await expect.poll(() => page.locator('#request-heading').textContent()).toMatch(/Received/);
       await app.audit('my-request', { plainWords: true });
 
+      // Another request's id and token typed into the fields, not read: Delete still deletes
+      // the request on the screen, and only it.
+      const other = (await (
+        await fetch(`${app.base()}/api/requests`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ task: 'Another request that must survive.', kind: 'capability' }),
+        })
+      ).json()) as { data: { id: string; token: string } };
+      const readable = async (id: string, token: string) =>
+        (
+          await fetch(`${app.base()}/api/requests/${id}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).status;
+      const shown = new URLSearchParams(new URL(link).hash.slice(1));
+      await page.getByLabel('Request id').fill(other.data.id);
+      await page.getByLabel('Token (rq_…)').fill(other.data.token);
       await page.getByRole('button', { name: 'Delete this request' }).click();
       await page.getByRole('button', { name: 'Yes, delete it' }).click();
       await expect.poll(() => page.getByText('deleted for good').count()).toBe(1);
+      expect(await readable(shown.get('id') ?? '', shown.get('token') ?? '')).toBe(404);
+      expect(await readable(other.data.id, other.data.token)).toBe(200);
       await expect
         .poll(() => page.evaluate(() => document.activeElement?.textContent))
         .toMatch(/deleted for good/);

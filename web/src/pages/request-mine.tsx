@@ -26,7 +26,10 @@ export function MyRequestPage() {
   const fromLink = new URLSearchParams(hash.slice(1));
   const [id, setId] = useState(fromLink.get('id') ?? '');
   const [token, setToken] = useState(fromLink.get('token') ?? '');
-  const [request, setRequest] = useState<StoredRequest | null>(null);
+  // The request on the screen, with the token it was read with: what "Delete" deletes, whatever
+  // the fields hold since.
+  const [shown, setShown] = useState<{ request: StoredRequest; token: string } | null>(null);
+  const request = shown?.request ?? null;
   const [error, setError] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [deleted, setDeleted] = useState(false);
@@ -35,12 +38,12 @@ export function MyRequestPage() {
     setError('');
     setDeleted(false);
     if (readId.trim() === '' || readToken.trim() === '') {
-      setRequest(null);
+      setShown(null);
       setError('Enter both the request id and its token (the private link holds both).');
       return;
     }
     try {
-      setRequest(await readRequest(readId.trim(), readToken));
+      setShown({ request: await readRequest(readId.trim(), readToken), token: readToken });
       // The address now opens this request again: bookmark it to come back.
       history.replaceState(
         history.state,
@@ -48,7 +51,7 @@ export function MyRequestPage() {
         statusLink({ id: readId.trim(), token: readToken.trim() }),
       );
     } catch (failure) {
-      setRequest(null);
+      setShown(null);
       setError(
         failure instanceof ApiError && failure.code === 'not_found'
           ? 'No request matches this id and token. Check both; a deleted request is gone for good.'
@@ -69,9 +72,10 @@ export function MyRequestPage() {
   }, [hash]);
 
   const remove = async () => {
+    if (shown === null) return;
     try {
-      await deleteRequest(id.trim(), token);
-      setRequest(null);
+      await deleteRequest(shown.request.id, shown.token);
+      setShown(null);
       setDeleted(true);
       setConfirming(false);
       // Gone for good: nothing to read again with them.
