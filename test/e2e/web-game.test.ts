@@ -329,6 +329,24 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect
       .poll(() => page.locator('.player-bar').textContent())
       .toMatch(`Playing as ${username}`);
+
+    // The key replaced elsewhere: the next action signs this browser out, saying why, and the
+    // sign-in form takes the current key.
+    const me = await api('/api/players/me');
+    apiKey = String((await api(`/api/players/${me.id}/rotate-key`, {})).api_key);
+    await page
+      .getByRole('button', { name: /^Haggle for / })
+      .first()
+      .click();
+    await expect
+      .poll(() => page.getByText('This browser’s key is no longer valid').count())
+      .toBe(1);
+    expect(await page.locator('.player-bar').count()).toBe(0);
+    await page.getByLabel('Your API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.locator('.player-bar').textContent())
+      .toMatch(`Playing as ${username}`);
   });
 
   it('should have no serious or critical accessibility problems at either width', () => {

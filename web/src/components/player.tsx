@@ -7,6 +7,18 @@ import { forget, signIn, signOutReason, type Me } from './player-store';
 import { Alert, Confirm, CopyButton, Field, describedBy } from './ui';
 
 /**
+ * A rotated or unknown key cannot play: when `failure` says so, the key is dropped rather than
+ * failing on every page, and the sign-in form says why. Whether it was.
+ */
+export function forgotInvalidKey(failure: unknown): boolean {
+  if (!(failure instanceof ApiError && failure.code === 'unauthorized')) return false;
+  forget(
+    'This browser’s key is no longer valid (it was replaced or is unknown). Sign in with your current key.',
+  );
+  return true;
+}
+
+/**
  * The signed-in player's stats (credits, rank), refreshed on demand after each deal, and why
  * they could not be read ('' when they could).
  */
@@ -25,13 +37,7 @@ export function usePlayerStats(me: Me | null): [Stats | null, () => void, string
         setError('');
       },
       (failure: unknown) => {
-        // A rotated or unknown key cannot play: drop it rather than fail on every page, and
-        // say why on the sign-in form.
-        if (failure instanceof ApiError && failure.code === 'unauthorized') {
-          forget(
-            'This browser’s key is no longer valid (it was replaced or is unknown). Sign in with your current key.',
-          );
-        } else setError(problemText(failure));
+        if (!forgotInvalidKey(failure)) setError(problemText(failure));
       },
     );
   }, [me?.id, me?.key, version]);

@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { listProducts, startNegotiation, type Product } from '../api/operations';
-import { NewKey, PlayerBar, Register, SignIn, usePlayerStats } from '../components/player';
+import {
+  forgotInvalidKey,
+  NewKey,
+  PlayerBar,
+  Register,
+  SignIn,
+  usePlayerStats,
+} from '../components/player';
 import { usePlayer, type Me } from '../components/player-store';
 import { Alert, Page } from '../components/ui';
 import { credits } from '../format';
@@ -72,7 +79,8 @@ export function PlayPage() {
       const session = await startNegotiation(me.key, me.id, product.id);
       navigate(`/play/negotiations/${session.id}`);
     } catch (failure) {
-      setRefused({ id: product.id, text: problemText(failure) });
+      // A replaced key: signed out, with the reason on the sign-in form that takes its place.
+      if (!forgotInvalidKey(failure)) setRefused({ id: product.id, text: problemText(failure) });
     } finally {
       setOpening(null);
     }
