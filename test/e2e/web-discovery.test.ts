@@ -243,6 +243,22 @@ describe.skipIf(skipBrowser)(
       expect(await page.getByLabel('Token (rq_…)').inputValue()).toBe('');
     });
 
+    it('should read an old category name in a link as its category, and a mangled listing link as broken', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog?category=api-tools`);
+      await expect
+        .poll(() => page.locator('#filter-category').inputValue())
+        .toBe('developer-tools');
+      await expect
+        .poll(() => new URL(page.url()).searchParams.get('category'))
+        .toBe('developer-tools');
+      await page.goto(`${app.base()}/catalog/${'x'.repeat(300)}`);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Listing not found');
+      expect(await page.locator('.alert-error').textContent()).toMatch(
+        /link is broken or incomplete/,
+      );
+    });
+
     it('should have its own page for unknown addresses, a skip link and a phone menu', async () => {
       const page = app.page();
       await page.goto(`${app.base()}/nope`);

@@ -41,6 +41,8 @@ export type LeaderboardEntry = Ok<'/api/leaderboard', 'get'>[number];
 export const searchCatalog = (query: SearchQuery) =>
   call(api.GET('/api/catalog', { params: { query } }));
 
+export const listCategories = () => call(api.GET('/api/catalog/categories'));
+
 export const getListing = (id: string) =>
   call(api.GET('/api/catalog/{id}', { params: { path: { id } } }));
 

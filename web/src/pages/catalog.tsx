@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
-import { searchCatalog, type Listing, type SearchResult } from '../api/operations';
+import { listCategories, searchCatalog, type Listing, type SearchResult } from '../api/operations';
 import { Alert, Page } from '../components/ui';
 import { savedScroll, setQuery, useLocation } from '../router';
 import { licenceKindText, licenceText, lifecycleText, problemText } from '../words';
@@ -103,6 +103,22 @@ export function CatalogPage() {
       if (ticket === latest.current) setSearching(false);
     }
   };
+
+  // A link naming a category by an old name or a synonym (`api-tools`, `transcription`) shows
+  // the category it stands for, selected, as the search already finds its listings.
+  useEffect(() => {
+    const named = filters.category;
+    if (named === '') return;
+    listCategories().then(
+      ({ items: categories }) => {
+        const key = named.trim().toLowerCase();
+        const meant = categories.find(({ id, aliases }) => id === key || aliases.includes(key));
+        if (meant === undefined || meant.id === named) return;
+        setFilters((now) => (now.category === named ? { ...now, category: meant.id } : now));
+      },
+      () => undefined,
+    );
+  }, []);
 
   useEffect(() => {
     const from = firstNew.current;

@@ -31,8 +31,14 @@ export function ListingPage(props: { id: string }) {
   const [successorName, setSuccessorName] = useState<string | null>(null);
   useEffect(() => {
     getListing(props.id).then(setListing, (failure: unknown) => {
-      setMissing(failure instanceof ApiError && failure.code === 'not_found');
-      setError(problemText(failure));
+      // An address that is no listing's id at all was mangled or typed, not entered in a form.
+      const broken = failure instanceof ApiError && failure.code === 'validation_error';
+      setMissing(broken || (failure instanceof ApiError && failure.code === 'not_found'));
+      setError(
+        broken
+          ? 'This link is broken or incomplete: no listing has this address.'
+          : problemText(failure),
+      );
     });
   }, [props.id]);
   const successor = listing?.successor ?? null;
