@@ -134,6 +134,8 @@ describe.skipIf(skipBrowser)(
       expect(await page.getByLabel('Describe what you need, or name a tool').inputValue()).toBe(
         'browser',
       );
+      // The button went with the empty answer; focus went to the search box, not to the page.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('search');
     });
 
     it('should offer the related categories of a search that finds little, as filters', async () => {
@@ -146,6 +148,7 @@ describe.skipIf(skipBrowser)(
       expect(await page.getByLabel('Describe what you need, or name a tool').inputValue()).toBe('');
       await expect.poll(() => page.locator('.cards > li').count()).toBeGreaterThan(3);
       await expect.poll(() => page.url()).toMatch(/[?&]category=vector-database/);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('search');
     });
 
     it('should check a request in the browser, in plain words, and keep its receipt safe', async () => {
@@ -172,6 +175,10 @@ describe.skipIf(skipBrowser)(
       await expect
         .poll(() => page.locator('#capability_id-error').textContent())
         .toMatch(/No catalog listing has this id/);
+      // Focus goes to the field the service refused, not lost with the busy button.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe('capability_id');
       // Said once, by the field; the form's alert only points there.
       expect(await page.locator('.alert-error').textContent()).toBe(
         'Check the field marked below.',

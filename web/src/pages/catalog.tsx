@@ -180,6 +180,15 @@ export function CatalogPage() {
     </div>
   );
 
+  /**
+   * A search from a button in the answer (a suggestion, a related category, clearing the
+   * filters), which the new answer replaces: focus goes to the search box rather than being lost.
+   */
+  const searchAgain = (next: Filters) => {
+    setFilters(next);
+    document.getElementById('search')?.focus();
+  };
+
   const items = result?.items ?? [];
   const q = filters.q.trim();
   const request = result?.capability_request?.body.task ?? q;
@@ -258,7 +267,7 @@ export function CatalogPage() {
                     <button
                       type="button"
                       class="link"
-                      onClick={() => setFilters({ ...filters, q: text })}
+                      onClick={() => searchAgain({ ...filters, q: text })}
                     >
                       {text}
                     </button>
@@ -276,7 +285,7 @@ export function CatalogPage() {
                   <button
                     type="button"
                     class="link"
-                    onClick={() => setFilters({ ...filters, q: '', category })}
+                    onClick={() => searchAgain({ ...filters, q: '', category })}
                   >
                     {category}
                   </button>{' '}
@@ -292,7 +301,7 @@ export function CatalogPage() {
                 type="button"
                 class="link"
                 onClick={() =>
-                  setFilters({
+                  searchAgain({
                     ...filters,
                     kind: '',
                     category: '',

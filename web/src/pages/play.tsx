@@ -171,6 +171,8 @@ export function PlayPage() {
               setSearch('');
               setCategory('');
               setInStock(false);
+              // The button goes with the empty answer: focus goes to the search box.
+              document.getElementById('product-search')?.focus();
             }}
           >
             Show all products

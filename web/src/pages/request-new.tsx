@@ -77,6 +77,7 @@ export function NewRequestPage() {
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     const found = check(body);
     setProblems(found);
     setError('');
@@ -101,6 +102,10 @@ export function NewRequestPage() {
       const { error, fields } = formFailure(failure);
       setError(error);
       setProblems(fields);
+      // Where to look next: the first field the service refused (the alert takes focus itself
+      // when no field is named).
+      const first = Object.keys(fields)[0];
+      if (first !== undefined) document.getElementById(first)?.focus();
     } finally {
       setBusy(false);
     }
@@ -116,7 +121,7 @@ export function NewRequestPage() {
         Ask for a capability the catalog lacks, a correction to a listing, or a pilot. Do not
         include credentials or confidential data.
       </p>
-      {error === '' ? null : <Alert>{error}</Alert>}
+      {error === '' ? null : <Alert focus={Object.keys(problems).length === 0}>{error}</Alert>}
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field id="kind" label="What are you asking for?">
           <select id="kind" value={body.kind} onChange={set('kind')}>
@@ -179,7 +184,8 @@ export function NewRequestPage() {
             {...describedBy('capability_id', false, problems.capability_id)}
           />
         </Field>
-        <button type="submit" disabled={busy}>
+        {/* aria-disabled, not disabled: a disabled button would drop the focus it has. */}
+        <button type="submit" aria-disabled={busy}>
           {busy ? 'Filing…' : 'File the request'}
         </button>
       </form>
