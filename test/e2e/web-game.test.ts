@@ -246,7 +246,11 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.goto(`${app.base()}/play`);
     await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
     const card = page.locator('.card.product', { hasText: third.name });
-    await expect.poll(() => card.locator('.alert-error').textContent()).toMatch(/open a new one/);
+    await expect
+      .poll(() => card.locator('.alert-error').textContent())
+      .toMatch(
+        /^A negotiation of yours for this product ended without a deal recently\. You can open a new one in/,
+      );
     await expect.poll(focused).toMatch(/open a new one/);
   });
 

@@ -65,7 +65,8 @@ export function problemText(failure: unknown): string {
   }
   if (failure.code === 'cooling_down') {
     const when = failure.retryAfter === null ? 'a little while' : wait(failure.retryAfter);
-    return `You ended a negotiation for this product without a deal recently. You can open a new one in ${when}.`;
+    // The player walked away, or the seller or the clock ended it: said without blaming either.
+    return `A negotiation of yours for this product ended without a deal recently. You can open a new one in ${when}.`;
   }
   const known = codes[failure.code] ?? codes.internal_error ?? '';
   return failure.retryAfter === null || failure.retryAfter <= 0
@@ -115,7 +116,8 @@ export const statusText: Record<string, string> = {
   accepted: 'Deal made',
   rejected: 'Ended by the seller',
   abandoned: 'You walked away',
-  expired: 'Expired',
+  // By time (no offer for the idle limit) or at round 10 below the final counter.
+  expired: 'Ended without a deal',
 };
 
 export const requestKinds = {
