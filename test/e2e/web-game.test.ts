@@ -37,7 +37,19 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('username');
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('E-mail').fill(`${username}@example.com`);
+    // Pressed again while the registration is on its way: still one registration.
+    let posts = 0;
+    await page.route('**/api/players', async (route) => {
+      if (route.request().method() === 'POST') posts += 1;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Registering…' }).count()).toBe(1);
+    await page.getByLabel('E-mail').press('Enter');
+    await expect.poll(() => page.locator('#key-heading').count()).toBe(1);
+    await page.unroute('**/api/players');
+    expect(posts).toBe(1);
     apiKey = (await page.locator('#api-key').textContent()) ?? '';
     expect(apiKey).toMatch(/^hg_[0-9a-f]{48}$/);
     await page.getByRole('button', { name: 'I have saved it: start playing' }).click();

@@ -109,11 +109,15 @@ export function Register(props: { onCreated: (me: Me) => void }) {
   const [email, setEmail] = useState('');
   const [error, setError] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    // One registration at a time: a second press while it is on its way is not a second one.
+    if (busy) return;
     setError('');
     setProblems({});
+    setBusy(true);
     try {
       const result = await registerPlayer(username.trim(), email.trim());
       // A new player carries its key; an existing one never shows it again.
@@ -133,6 +137,8 @@ export function Register(props: { onCreated: (me: Me) => void }) {
       setProblems(fields);
       const first = Object.keys(fields)[0];
       if (first !== undefined) document.getElementById(first)?.focus();
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -174,7 +180,9 @@ export function Register(props: { onCreated: (me: Me) => void }) {
             {...describedBy('email', false, problems.email)}
           />
         </Field>
-        <button type="submit">Register</button>
+        <button type="submit" aria-disabled={busy}>
+          {busy ? 'Registering…' : 'Register'}
+        </button>
       </form>
     </section>
   );
@@ -183,9 +191,12 @@ export function Register(props: { onCreated: (me: Me) => void }) {
 export function SignIn() {
   const [key, setKey] = useState('');
   const [error, setError] = useState(signOutReason);
+  const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setError('');
+    setBusy(true);
     try {
       const own: Player = await getMe(key);
       signIn({ id: own.id, username: own.username, key: key.trim() });
@@ -197,6 +208,8 @@ export function SignIn() {
           ? 'This key is not valid. Check that you copied all of it, or register a new player.'
           : problemText(failure),
       );
+    } finally {
+      setBusy(false);
     }
   };
   return (
@@ -219,7 +232,9 @@ export function SignIn() {
             {...describedBy('key', true, undefined)}
           />
         </Field>
-        <button type="submit">Sign in</button>
+        <button type="submit" aria-disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
       </form>
     </section>
   );
