@@ -160,6 +160,17 @@ describe.skipIf(skipBrowser)(
         .poll(() => page.getByLabel('What do you need?').inputValue())
         .toMatch(/zebra telepathy broker/);
       await page.getByLabel('What do you need?').fill('too short');
+      // Words written and not filed: leaving asks first, and staying keeps them.
+      const leaving: string[] = [];
+      page.once('dialog', (dialog) => {
+        leaving.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByRole('link', { name: 'Catalog', exact: true }).click();
+      await expect
+        .poll(() => leaving)
+        .toEqual(['Leave without filing your request? What you wrote will be lost.']);
+      expect(await page.getByLabel('What do you need?').inputValue()).toBe('too short');
       await page.getByRole('button', { name: 'File the request' }).click();
       await expect
         .poll(() => page.locator('#task-error').textContent())

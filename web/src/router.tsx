@@ -19,6 +19,10 @@ let leaveGuard: (() => boolean) | null = null;
 export function guardLeaving(guard: (() => boolean) | null): void {
   leaveGuard = guard;
 }
+/** Drops `guard` if it is still the one in place (another may have taken its place since). */
+export function releaseLeaving(guard: () => boolean): void {
+  if (leaveGuard === guard) leaveGuard = null;
+}
 
 function rememberScroll(): void {
   history.replaceState({ ...(history.state as object | null), scrollY: window.scrollY }, '');

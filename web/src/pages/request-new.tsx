@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fileRequest } from '../api/operations';
 import { Alert, CopyButton, Field, Page, describedBy } from '../components/ui';
-import { guardLeaving, navigate, setQuery, useLocation } from '../router';
+import { guardLeaving, navigate, releaseLeaving, setQuery, useLocation } from '../router';
 import { formFailure, requestKinds } from '../words';
 import {
   CONTACT_MAX_CHARACTERS,
@@ -74,6 +74,18 @@ export function NewRequestPage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  // What the page opened with (a link may fill the task in): words written since are not lost
+  // without asking.
+  const [opened] = useState(body);
+  const written =
+    body.task !== opened.task ||
+    body.contact !== opened.contact ||
+    body.capability_id !== opened.capability_id;
+  useAskBeforeLeaving(
+    receipt === null && written
+      ? 'Leave without filing your request? What you wrote will be lost.'
+      : null,
+  );
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -193,6 +205,27 @@ export function NewRequestPage() {
   );
 }
 
+/**
+ * While `question` is set, the app's links, the browser's Back and Forward, a reload or closing
+ * the tab all ask it first.
+ */
+function useAskBeforeLeaving(question: string | null): void {
+  useEffect(() => {
+    if (question === null) return undefined;
+    const guard = () => window.confirm(question);
+    guardLeaving(guard);
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      // The receipt's guard may have taken the form's place already.
+      releaseLeaving(guard);
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, [question]);
+}
+
 /** The receipt, shown once: the page asks before it is left until the holder says it is saved. */
 function ReceiptView(props: { receipt: Receipt }) {
   const [saved, setSaved] = useState(false);
@@ -203,22 +236,7 @@ function ReceiptView(props: { receipt: Receipt }) {
   useEffect(() => {
     document.querySelector<HTMLElement>('main h1')?.focus();
   }, []);
-  // The app's links, the browser's Back and Forward, a reload or closing the tab all ask first.
-  useEffect(() => {
-    if (saved) {
-      guardLeaving(null);
-      return undefined;
-    }
-    guardLeaving(() => window.confirm(question));
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => {
-      guardLeaving(null);
-      window.removeEventListener('beforeunload', warn);
-    };
-  }, [saved]);
+  useAskBeforeLeaving(saved ? null : question);
 
   return (
     <Page title="Request filed">
