@@ -365,6 +365,23 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .toMatch(`Playing as ${username}`);
   });
 
+  it('should say once that a negotiation ended while its page was open', async () => {
+    const page = app.page();
+    // A product no other test has haggled for (none is in its cool-down).
+    const product = cheapest.at(-1) as Product;
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: `Haggle for ${product.name}` }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Make offer' }).count()).toBe(1);
+    const sessionId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    // Ended elsewhere (as the clock would end it) while the page still offers to haggle.
+    await api('/api/haggle/abandon', { session_id: sessionId });
+    await page.getByLabel('Your offer (credits)').fill('1.00');
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Make offer' }).count()).toBe(0);
+    expect(await page.locator('.alert-error').count()).toBe(0);
+    expect(await page.getByText('No credits were spent').count()).toBe(1);
+  });
+
   it('should have no serious or critical accessibility problems at either width', () => {
     expect(app.problems).toEqual({});
   });

@@ -121,7 +121,11 @@ export function NegotiationPage(props: { id: string }) {
     try {
       await run();
     } catch (failure) {
-      setError(problemText(failure));
+      // Ended meanwhile (it ran out of time): the page, read again below, says so once, in
+      // the words for how it ended, rather than under a second alert.
+      if (!(failure instanceof ApiError && failure.code === 'session_not_active')) {
+        setError(problemText(failure));
+      }
     } finally {
       sending.current = false;
       setBusy(false);
