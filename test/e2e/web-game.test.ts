@@ -346,8 +346,10 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .poll(() => page.locator('.player-bar').textContent())
       .toMatch(`Playing as ${username}`);
 
-    // The key replaced elsewhere: the next action signs this browser out, saying why, and the
-    // sign-in form takes the current key.
+    // The key replaced elsewhere (once the page has read the stats it asks for on signing in,
+    // which would otherwise meet the new key half-way): the next action signs this browser
+    // out, saying why, and the sign-in form takes the current key.
+    await expect.poll(() => page.locator('.player-bar').textContent()).toMatch(/credits/);
     const me = await api('/api/players/me');
     apiKey = String((await api(`/api/players/${me.id}/rotate-key`, {})).api_key);
     await page
@@ -380,6 +382,23 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect.poll(() => page.getByRole('button', { name: 'Make offer' }).count()).toBe(0);
     expect(await page.locator('.alert-error').count()).toBe(0);
     expect(await page.getByText('No credits were spent').count()).toBe(1);
+  });
+
+  it('should not offer to pay an asking price above the credits, and say why', async () => {
+    const page = app.page();
+    const product = cheapest.at(-2) as Product;
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: `Haggle for ${product.name}` }).click();
+    const pay = page.getByRole('button', { name: /^Pay the asking price/ });
+    await expect.poll(() => pay.count()).toBe(1);
+    const me = await api('/api/players/me');
+    const credits = Number((await api(`/api/players/${me.id}/stats`)).credits);
+    const ask = Number((await page.locator('.price-line .ask').textContent())?.replace(/,/g, ''));
+    expect(ask).toBeGreaterThan(credits);
+    await expect.poll(() => pay.getAttribute('aria-disabled')).toBe('true');
+    expect(await page.locator('#accept-short').textContent()).toMatch(/less than the .* asked/);
+    await page.getByRole('button', { name: 'Walk away' }).click();
+    await page.getByRole('button', { name: 'Yes, walk away' }).click();
   });
 
   it('should have no serious or critical accessibility problems at either width', () => {

@@ -112,6 +112,8 @@ export function NegotiationPage(props: { id: string }) {
       ?.offer_amount ?? product.market_price;
   const ask = session.ai_counter_offer ?? openingAsk;
   const available = stats?.credits ?? null;
+  // The asking price is more than the player has: paying it is not offered (the API would refuse).
+  const short = available !== null && ask > available;
 
   const act = async (run: () => Promise<void>) => {
     if (sending.current) return;
@@ -337,8 +339,11 @@ export function NegotiationPage(props: { id: string }) {
               <button
                 type="button"
                 class="button-accept"
-                aria-disabled={busy}
-                onClick={() => void accept()}
+                aria-disabled={busy || short}
+                aria-describedby={short ? 'accept-short' : undefined}
+                onClick={() => {
+                  if (!short) void accept();
+                }}
               >
                 {session.ai_counter_offer === null
                   ? `Pay the asking price ${credits(openingAsk)}`
@@ -357,6 +362,12 @@ export function NegotiationPage(props: { id: string }) {
                 Walk away
               </button>
             </div>
+            {short ? (
+              <p class="hint" id="accept-short">
+                You have {credits(available)} credits, less than the {credits(ask)} asked: offer
+                what you can pay.
+              </p>
+            ) : null}
           </form>
         </div>
       ) : null}
