@@ -28,9 +28,9 @@ export const redactedPaths = [
 
 /**
  * A URL as it may be logged: the values of credential-like query parameters (any name with
- * `key`, `token`, `secret`, `password`, `auth`, … in it) and of `email` hidden, and this service's keys and receipt tokens, e-mail addresses and anything else shaped
- * like a credential, hidden wherever they appear (a key pasted into another parameter or the
- * path). A URL whose percent-encoding hides one of them (`%65mail=`, `hg%5F…`) is logged decoded,
+ * `key`, `token`, `secret`, `password`, `auth`, … in it) and of `email` hidden, and this
+ * service's keys and receipt tokens, e-mail addresses and anything else shaped like a
+ * credential, hidden wherever they appear (a key pasted into another parameter or the path). A URL whose percent-encoding hides one of them (`%65mail=`, `hg%5F…`) is logged decoded,
  * with it hidden.
  */
 export function redactUrl(url: string): string {
