@@ -138,6 +138,42 @@ describe.skipIf(skipBrowser)(
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('search');
     });
 
+    it('should offer, in a chosen filter, what choosing another value instead would find', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog?q=database&kind=tool&category=vector-database`);
+      await expect.poll(() => page.locator('.cards > li').count()).toBeGreaterThan(0);
+      const total = async (query: string) => {
+        const answer = await fetch(`${app.base()}/api/catalog?q=database&${query}`);
+        return ((await answer.json()) as { data: { total: number } }).data.total;
+      };
+      const offered = async (label: string) =>
+        page
+          .getByLabel(label)
+          .locator('option')
+          .evaluateAll((options) =>
+            options.map((option) => [(option as HTMLOptionElement).value, option.textContent]),
+          );
+      // Each other category is counted as it would be chosen: with the words and the kind.
+      const categories = await offered('Category');
+      const others = categories.filter(([value]) => value !== '' && value !== 'vector-database');
+      expect(others.length).toBeGreaterThan(2);
+      for (const [value, text] of others.slice(0, 3)) {
+        expect(text).toMatch(new RegExp(`\\(${await total(`kind=tool&category=${value}`)}\\)$`));
+      }
+      // The chosen one counts what is shown, and the kind list counts agents and frameworks too.
+      const chosen = categories.find(([value]) => value === 'vector-database')?.[1];
+      expect(chosen).toMatch(
+        new RegExp(`\\(${await total('kind=tool&category=vector-database')}\\)$`),
+      );
+      const kinds = await offered('Kind');
+      const framework = kinds.find(([value]) => value === 'framework')?.[1];
+      expect(framework).toMatch(
+        new RegExp(`\\(${await total('kind=framework&category=vector-database')}\\)$`),
+      );
+      await page.getByLabel('Category').selectOption(others[0]?.[0] ?? '');
+      await expect.poll(() => page.url()).toMatch(new RegExp(`category=${others[0]?.[0]}`));
+    });
+
     it('should offer the related categories of a search that finds little, as filters', async () => {
       const page = app.page();
       await page.goto(`${app.base()}/catalog?q=turbopuffer%20zzqqxxyy`);

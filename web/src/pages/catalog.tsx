@@ -7,6 +7,7 @@ import { licenceKindText, licenceText, lifecycleText, problemText } from '../wor
 
 type Facet = 'kind' | 'category' | 'protocol' | 'status' | 'license_kind';
 type Filters = Record<'q' | Facet, string>;
+const FACETS: Facet[] = ['kind', 'category', 'protocol', 'status', 'license_kind'];
 
 /**
  * The results shown for this address, kept for the browser tab so that Back from a listing shows
@@ -61,26 +62,41 @@ export function CatalogPage() {
     const ticket = ++latest.current;
     lastCursor.current = cursor;
     setSearching(true);
+    const asked = {
+      ...(filters.q.trim() === '' ? {} : { q: filters.q }),
+      ...(filters.kind === '' ? {} : { kind: filters.kind as 'tool' | 'agent' | 'framework' }),
+      ...(filters.category === '' ? {} : { category: filters.category }),
+      ...(filters.protocol === '' ? {} : { protocol: filters.protocol }),
+      ...(filters.status === '' ? {} : { status: filters.status as Listing['status'] }),
+      ...(filters.license_kind === ''
+        ? {}
+        : { license_kind: filters.license_kind as Listing['provenance']['license_kind'] }),
+    };
     try {
-      const page = await searchCatalog({
-        ...(filters.q.trim() === '' ? {} : { q: filters.q }),
-        ...(filters.kind === '' ? {} : { kind: filters.kind as 'tool' | 'agent' | 'framework' }),
-        ...(filters.category === '' ? {} : { category: filters.category }),
-        ...(filters.protocol === '' ? {} : { protocol: filters.protocol }),
-        ...(filters.status === '' ? {} : { status: filters.status as Listing['status'] }),
-        ...(filters.license_kind === ''
-          ? {}
-          : { license_kind: filters.license_kind as Listing['provenance']['license_kind'] }),
-        limit: PAGE_SIZE,
-        ...(cursor === undefined ? {} : { cursor }),
-      });
+      // A chosen filter's list offers what choosing another value instead would find: its counts
+      // come from the same search without that filter (a new search only; pages share them).
+      const chosen = FACETS.filter((facet) => cursor === undefined && filters[facet] !== '');
+      const [page, ...instead] = await Promise.all([
+        searchCatalog({ ...asked, limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) }),
+        ...chosen.map((facet) =>
+          searchCatalog({ ...asked, [facet]: undefined, limit: 1 }).then(
+            (other) => other.facets[facet],
+            // Without it, the list offers what this answer holds, as before.
+            () => undefined,
+          ),
+        ),
+      ]);
       if (ticket !== latest.current) return; // a newer search has started: drop this answer
       setError('');
+      const facets = { ...page.facets };
+      chosen.forEach((facet, i) => {
+        facets[facet] = instead[i] ?? facets[facet];
+      });
       setResult((before) => {
         const next =
           cursor === undefined || before === null
-            ? page
-            : { ...page, items: [...before.items, ...page.items] };
+            ? { ...page, facets }
+            : { ...page, facets: before.facets, items: [...before.items, ...page.items] };
         remembered.save(next);
         return next;
       });
