@@ -401,6 +401,25 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Yes, walk away' }).click();
   });
 
+  it('should sign in on a linked game page and show that page', async () => {
+    const page = app.page();
+    await page.goto(`${app.base()}/play/negotiations`);
+    const first = page.locator('main li a').first();
+    await expect.poll(() => first.count()).toBe(1);
+    const link = (await first.getAttribute('href')) ?? '';
+    const name = (await first.textContent()) ?? '';
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Yes, sign out' }).click();
+    // A link to a negotiation, opened signed out: the sign-in form is on that page.
+    await page.goto(`${app.base()}${link}`);
+    await expect.poll(() => page.getByLabel('Your API key').count()).toBe(1);
+    await app.audit('negotiation-signed-out', { plainWords: true });
+    await page.getByLabel('Your API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe(`Haggling for ${name}`);
+    expect(new URL(page.url()).pathname).toBe(link);
+  });
+
   it('should have no serious or critical accessibility problems at either width', () => {
     expect(app.problems).toEqual({});
   });

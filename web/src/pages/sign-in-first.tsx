@@ -1,15 +1,21 @@
-import { signOutReason } from '../components/player-store';
-import { Alert, Page } from '../components/ui';
+import { SignIn } from '../components/player';
+import { Page } from '../components/ui';
 
-/** What a game page shows to someone who has not signed in: the way to do so. */
+/**
+ * What a game page shows to someone who has not signed in: the form to do so here, so that a
+ * link to the page (a negotiation, the stats) leads to it once signed in. Why a player was signed
+ * out, if they were, is said on the form.
+ */
 export function SignInFirst(props: { title: string }) {
   return (
     <Page title={props.title}>
-      {signOutReason() === '' ? null : <Alert kind="info">{signOutReason()}</Alert>}
       <p>
-        This page belongs to a player. <a href="/play">Register or sign in with your key</a> to see
-        it.
+        This page belongs to a player: sign in with your key to see it. New here?{' '}
+        <a href="/play">Register on the game page</a>.
       </p>
+      <div class="columns">
+        <SignIn />
+      </div>
     </Page>
   );
 }
