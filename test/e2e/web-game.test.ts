@@ -384,6 +384,36 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     expect(await page.getByText('No credits were spent').count()).toBe(1);
   });
 
+  it('should read a negotiation again at its deadline, without waiting for an action', async () => {
+    const page = app.page();
+    const product = cheapest.at(-3) as Product;
+    // The page's clock is moved; the service's is not, so it still has the negotiation open.
+    await page.clock.install();
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: `Haggle for ${product.name}` }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Make offer' }).count()).toBe(1);
+    const path = new URL(page.url()).pathname.replace('/play/negotiations/', '/api/haggle/');
+    let reads = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === path) reads += 1;
+    });
+    await page.clock.fastForward('14:00');
+    expect(reads).toBe(0);
+    // Ended there, as the service will say by then: the page says so with no offer made.
+    await page.route(`**${path}`, async (route) => {
+      const answer = await route.fetch();
+      const body = (await answer.json()) as { data: { session: Record<string, unknown> } };
+      body.data.session = { ...body.data.session, status: 'expired', expires_at: null };
+      await route.fulfill({ response: answer, json: body });
+    });
+    await page.clock.fastForward('01:02');
+    await expect.poll(() => reads).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Make offer' }).count()).toBe(0);
+    expect(await page.getByText('No credits were spent').count()).toBe(1);
+    await page.unroute(`**${path}`);
+    await api('/api/haggle/abandon', { session_id: path.split('/').at(-1) });
+  });
+
   it('should not offer to pay an asking price above the credits, and say why', async () => {
     const page = app.page();
     const product = cheapest.at(-2) as Product;

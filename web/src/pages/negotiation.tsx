@@ -86,6 +86,20 @@ export function NegotiationPage(props: { id: string }) {
     if (error !== '' || reply !== null) showAboveComposer(news.current);
   }, [error, reply]);
 
+  // A negotiation left without an offer ends at its deadline: the page reads it again then, so
+  // that it says so before the next action is refused. While the service's clock still has it
+  // open (this one runs ahead), it reads again a little later.
+  useEffect(() => {
+    const session = detail?.session;
+    if (me === null || session?.status !== 'active' || session.expires_at === null) return;
+    const wait = Math.max(Date.parse(session.expires_at) - Date.now() + 1000, 5000);
+    const timer = setTimeout(() => {
+      // Nothing was asked for: a read that fails says nothing, and the next action tells.
+      getNegotiation(me.key, props.id).then(setDetail, () => undefined);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [detail]);
+
   if (me === null) return <SignInFirst title="Negotiation" />;
   if (detail === null) {
     return (
