@@ -350,6 +350,10 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     // which would otherwise meet the new key half-way): the next action signs this browser
     // out, saying why, and the sign-in form takes the current key.
     await expect.poll(() => page.locator('.player-bar').textContent()).toMatch(/credits/);
+    // Another tab of this browser, on another page, is signed out with the same reason.
+    const other = await page.context().newPage();
+    await other.goto(`${app.base()}/play/negotiations`);
+    await expect.poll(() => other.locator('.player-bar').count()).toBe(1);
     const me = await api('/api/players/me');
     apiKey = String((await api(`/api/players/${me.id}/rotate-key`, {})).api_key);
     await page
@@ -360,6 +364,11 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .poll(() => page.getByText('This browser’s key is no longer valid').count())
       .toBe(1);
     expect(await page.locator('.player-bar').count()).toBe(0);
+    await expect
+      .poll(() => other.getByText('This browser’s key is no longer valid').count())
+      .toBe(1);
+    expect(await other.getByLabel('Your API key').count()).toBe(1);
+    await other.close();
     await page.getByLabel('Your API key').fill(apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect

@@ -8,13 +8,15 @@ export interface Me {
 }
 
 const KEY = 'bazaar.player';
+/** Why the player was last signed out without asking, for every tab's sign-in form to say. */
+const REASON = 'bazaar.signed-out-because';
 const listeners = new Set<() => void>();
 const notify = () => {
   for (const listener of listeners) listener();
 };
 // Signing in or out in another tab of this browser changes this one too.
 window.addEventListener('storage', (event) => {
-  if (event.key === KEY || event.key === null) notify();
+  if (event.key === KEY || event.key === REASON || event.key === null) notify();
 });
 
 export function currentPlayer(): Me | null {
@@ -26,19 +28,24 @@ export function currentPlayer(): Me | null {
   }
 }
 
-/** Why the player was last signed out without asking, for the sign-in form to say. */
-let signedOutBecause = '';
-export const signOutReason = () => signedOutBecause;
+export function signOutReason(): string {
+  try {
+    return localStorage.getItem(REASON) ?? '';
+  } catch {
+    return '';
+  }
+}
 
 export function signIn(me: Me): void {
-  signedOutBecause = '';
+  localStorage.removeItem(REASON);
   localStorage.setItem(KEY, JSON.stringify(me));
   notify();
 }
 
-/** Forgets the key; `reason` when it happens without the player asking. */
+/** Forgets the key; `reason` when it happens without the player asking (written first). */
 export function forget(reason = ''): void {
-  signedOutBecause = reason;
+  if (reason === '') localStorage.removeItem(REASON);
+  else localStorage.setItem(REASON, reason);
   localStorage.removeItem(KEY);
   notify();
 }
