@@ -202,23 +202,20 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       Number.MAX_SAFE_INTEGER,
       '0.00',
       1000000.01,
-    ])(
-      'should refuse the amount %j with 400 invalid_amount and use no round',
-      async (amount) => {
-        const player = await game.client.newPlayer();
-        const session = await openSession(player);
-        const { status, body } = await game.client.offer(player, session.id, amount);
-        expect(status).toBe(400);
-        expect(body.code).toBe('invalid_amount');
-        // The sentence states every rule, the largest amount included.
-        expect(body.error).toBe(
-          'offer_amount must be an amount above 0 and at most 1000000, with at most 2 decimal places.',
-        );
-        const detail = await game.client.session(player, session.id);
-        expect(detail.body.data.session.rounds_count).toBe(0);
-        expect(detail.body.data.messages).toHaveLength(1);
-      },
-    );
+    ])('should refuse the amount %j with 400 invalid_amount and use no round', async (amount) => {
+      const player = await game.client.newPlayer();
+      const session = await openSession(player);
+      const { status, body } = await game.client.offer(player, session.id, amount);
+      expect(status).toBe(400);
+      expect(body.code).toBe('invalid_amount');
+      // The sentence states every rule, the largest amount included.
+      expect(body.error).toBe(
+        'offer_amount must be an amount above 0 and at most 1000000, with at most 2 decimal places.',
+      );
+      const detail = await game.client.session(player, session.id);
+      expect(detail.body.data.session.rounds_count).toBe(0);
+      expect(detail.body.data.messages).toHaveLength(1);
+    });
 
     it('should refuse an offer above the credits with 402 and change nothing', async () => {
       const player = await game.client.newPlayer();
@@ -229,6 +226,40 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       expect((await game.client.session(player, session.id)).body.data.session.rounds_count).toBe(
         0,
       );
+    });
+
+    it('should refuse an offer once the product sold out with 409 out_of_stock, using no round', async () => {
+      const product = affordable(3);
+      const { db } = game.t.store;
+      await db
+        .updateTable('products')
+        .set({ stock_quantity: 1 })
+        .where('id', '=', product.id)
+        .execute();
+      const player = await game.client.newPlayer();
+      const session = await openSession(player, product);
+      // Another player buys the last unit at the asking price.
+      const buyer = await game.client.newPlayer();
+      const bought = await openSession(buyer, product);
+      const deal = await game.client.offer(buyer, bought.id, bought.opening_ask);
+      expect(deal.body.data.seller_response.action).toBe('accept');
+      const { status, body } = await game.client.offer(
+        player,
+        session.id,
+        Math.floor(product.market_price * 60) / 100,
+      );
+      expect(status).toBe(409);
+      expect(body.code).toBe('out_of_stock');
+      expect(body.error).toMatch(/sold out during this negotiation.*walk away/);
+      const detail = await game.client.session(player, session.id);
+      expect(detail.body.data.session).toMatchObject({ status: 'active', rounds_count: 0 });
+      expect(detail.body.data.messages).toHaveLength(1);
+      const away = await game.client.post(
+        '/api/haggle/abandon',
+        { session_id: session.id },
+        player,
+      );
+      expect(away.status).toBe(200);
     });
 
     it('should refuse a message over 1000 characters', async () => {

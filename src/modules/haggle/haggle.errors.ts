@@ -8,6 +8,12 @@ export const sessionNotActive = (status: string) =>
 export const insufficientCredits = () =>
   new AppError('insufficient_credits', 'You do not have enough credits for that.');
 export const outOfStock = () => new AppError('out_of_stock', 'That product is out of stock.');
+/** The product of an active negotiation sold out: no turn of it can make a deal. */
+export const soldOutMeanwhile = () =>
+  new AppError(
+    'out_of_stock',
+    'That product sold out during this negotiation, so it can no longer end in a deal. Nothing was changed: walk away from it (abandon) to free its place among your active negotiations.',
+  );
 /** The player walked away from this product (or the talk ended without a deal) too recently. */
 export const coolingDown = (until: string, waitMs: number) =>
   new AppError(

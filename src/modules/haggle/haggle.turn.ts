@@ -33,6 +33,7 @@ import {
   keyReplaced,
   sessionExpired,
   sessionNotActive,
+  soldOutMeanwhile,
 } from './haggle.errors.js';
 import {
   lockOwnSession,
@@ -188,6 +189,8 @@ export async function makeOffer(
           `You have ${formatCredits(creditsCents)} credits; you cannot offer more.`,
         );
       }
+      // No round is played for what cannot be sold (a deal would find no stock either).
+      if (product.stock_quantity <= 0) throw soldOutMeanwhile();
       const reply = respondToOffer(
         sellerContext(session, product, deps.sellerSecret),
         pastRounds(messages),
