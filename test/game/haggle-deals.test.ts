@@ -157,11 +157,20 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       const player = await game.client.newPlayer();
       const product = affordable();
       const session = await openSession(player, product);
-      await game.client.offer(player, session.id, Math.floor(product.market_price * 60) / 100);
+      const offer = await game.client.offer(
+        player,
+        session.id,
+        Math.floor(product.market_price * 60) / 100,
+      );
       await setCredits(player, 100);
       const { status, body } = await game.client.accept(player, session.id);
       expect(status).toBe(402);
       expect(body.code).toBe('insufficient_credits');
+      // The sentence gives both amounts: the counter and what the player has.
+      const counter = offer.body.data.seller_response.counter_offer ?? 0;
+      expect(body.error).toBe(
+        `The seller’s counter-offer is ${counter.toFixed(2)} credits and you have 1.00: you cannot pay it. Offer what you can instead, or walk away.`,
+      );
       const detail = await game.client.session(player, session.id);
       expect(detail.body.data.session.status).toBe('active');
       expect(detail.body.data.messages).toHaveLength(3);

@@ -228,7 +228,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       );
     });
 
-    it('should refuse an offer once the product sold out with 409 out_of_stock, using no round', async () => {
+    it('should refuse offers and accept once the product sold out with 409 out_of_stock, using no round', async () => {
       const product = affordable(3);
       const { db } = game.t.store;
       await db
@@ -238,22 +238,24 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         .execute();
       const player = await game.client.newPlayer();
       const session = await openSession(player, product);
+      const low = Math.floor(product.market_price * 60) / 100;
+      expect((await game.client.offer(player, session.id, low)).status).toBe(200);
       // Another player buys the last unit at the asking price.
       const buyer = await game.client.newPlayer();
       const bought = await openSession(buyer, product);
       const deal = await game.client.offer(buyer, bought.id, bought.opening_ask);
       expect(deal.body.data.seller_response.action).toBe('accept');
-      const { status, body } = await game.client.offer(
-        player,
-        session.id,
-        Math.floor(product.market_price * 60) / 100,
-      );
-      expect(status).toBe(409);
-      expect(body.code).toBe('out_of_stock');
-      expect(body.error).toMatch(/sold out during this negotiation.*walk away/);
+      for (const { status, body } of [
+        await game.client.offer(player, session.id, Math.round(low * 100 + 100) / 100),
+        await game.client.accept(player, session.id),
+      ]) {
+        expect(status).toBe(409);
+        expect(body.code).toBe('out_of_stock');
+        expect(body.error).toMatch(/sold out during this negotiation.*walk away/);
+      }
       const detail = await game.client.session(player, session.id);
-      expect(detail.body.data.session).toMatchObject({ status: 'active', rounds_count: 0 });
-      expect(detail.body.data.messages).toHaveLength(1);
+      expect(detail.body.data.session).toMatchObject({ status: 'active', rounds_count: 1 });
+      expect(detail.body.data.messages).toHaveLength(3);
       const away = await game.client.post(
         '/api/haggle/abandon',
         { session_id: session.id },

@@ -72,6 +72,9 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       const broke = await game.client.start(player, affordable().id);
       expect(broke.status).toBe(402);
       expect(broke.body.code).toBe('insufficient_credits');
+      expect(broke.body.error).toBe(
+        'You have no credits left: a negotiation needs credits above 0.',
+      );
       await setCredits(player, STARTING_CREDITS_CENTS);
     });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { runTogether } from '../../db/prepared.js';
-import { hourOf } from '../../seller/index.js';
+import { formatCredits, hourOf } from '../../seller/index.js';
 import { scoreHundredths, scoreMoves } from '../leaderboard/leaderboard.repository.js';
 import { chargeForDeal } from '../players/players.repository.js';
 import { takeOneFromStock } from '../products/products.repository.js';
@@ -101,7 +101,11 @@ export async function closeDeal(
   // In this order: a session another request moved explains the rest.
   if (moved.length !== 1) throw movedMeanwhile();
   if (sold === undefined) throw outOfStock();
-  if (charged === undefined) throw insufficientCredits();
+  if (charged === undefined) {
+    throw insufficientCredits(
+      `You no longer have the ${formatCredits(priceCents)} credits this deal needs (another deal spent them meanwhile). Nothing was changed.`,
+    );
+  }
   // The charge worked the score out from the totals it found: the ones read under the lock.
   if (Number(charged.score_hundredths) !== score) {
     throw new Error('The player changed while locked: the per-score counts would be wrong.');

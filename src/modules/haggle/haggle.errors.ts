@@ -5,8 +5,9 @@ export const sessionNotActive = (status: string) =>
     'session_not_active',
     `This negotiation is ${status}: it is over and takes no more offers, accepts or walk-aways.`,
   );
-export const insufficientCredits = () =>
-  new AppError('insufficient_credits', 'You do not have enough credits for that.');
+/** Credits short of what the action needs, said with the amounts when they are known. */
+export const insufficientCredits = (message = 'You do not have enough credits for that.') =>
+  new AppError('insufficient_credits', message);
 export const outOfStock = () => new AppError('out_of_stock', 'That product is out of stock.');
 /** The product of an active negotiation sold out: no turn of it can make a deal. */
 export const soldOutMeanwhile = () =>

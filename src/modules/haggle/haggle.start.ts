@@ -76,7 +76,9 @@ export async function startSession(
       const player = await lockPlayerCredits(trx, playerId);
       if (player === undefined) throw notFound('Player');
       if (player.keyHash !== keyHash) throw keyReplaced();
-      if (player.creditsCents <= 0) throw insufficientCredits();
+      if (player.creditsCents <= 0) {
+        throw insufficientCredits('You have no credits left: a negotiation needs credits above 0.');
+      }
       if (product.stock_quantity <= 0) throw outOfStock();
       const at = now();
       if (existing !== undefined && !isIdle(existing, at, deps.idleMinutes)) {

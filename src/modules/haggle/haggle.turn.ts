@@ -279,7 +279,12 @@ export async function acceptCounter(
         'The seller has not made a counter-offer yet: make an offer first.',
       );
     }
-    if (creditsCents < priceCents) throw insufficientCredits();
+    if (creditsCents < priceCents) {
+      throw insufficientCredits(
+        `The seller’s counter-offer is ${formatCredits(priceCents)} credits and you have ${formatCredits(creditsCents)}: you cannot pay it. Offer what you can instead, or walk away.`,
+      );
+    }
+    if (product.stock_quantity <= 0) throw soldOutMeanwhile();
     const turn: Turn = [playerNote(session, playerWords.accept(priceCents), priceCents, at)];
     const deal = await closeDeal(trx, { session, product, totals, priceCents, at, turn });
     const transaction = withProduct(deal.transaction, product);
