@@ -122,7 +122,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
           'in fields: `objection` (none, insult, retreat, stall), `strikes_left` ' +
           '(insults or retreats the seller still takes; 0 = ended) and `final`. Your `message` is stored and answered ' +
           'but never changes a price. A failed request changes nothing and uses no round. ' +
-          'Send `round` (the session’s `rounds_count` + 1) to make a retry safe: the same offer for a round already played ' +
+          'Send `round` (the session’s `rounds_count` + 1) to make a retry safe: the same offer for the round last played ' +
           'is answered again, as it was, and changes nothing. ' +
           `A negotiation with no offer for ${idleMinutes} minutes has expired: 409 \`session_not_active\`.`,
         body: OfferBody,

@@ -117,7 +117,7 @@ export const OfferBody = Type.Object({
       maximum: MAX_ROUNDS,
       description:
         'The round this offer is for (`rounds_count` + 1), so that a retry changes nothing. The same offer sent again ' +
-        'for a round already played gets that answer again (with the session and product as they stand now). Any ' +
+        'for the round last played gets that answer again (with the session and product as they stand now). Any ' +
         'other round but the next is 400 `validation_error` (409 `session_not_active` once the negotiation has ended).',
       example: 1,
     }),
