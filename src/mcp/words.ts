@@ -1,3 +1,4 @@
+import { minutes } from '../modules/haggle/haggle.errors.js';
 import { FINAL_COUNTER_ROUND, INSULT_LINE_PERCENT, MAX_ROUNDS, STRIKES } from '../seller/index.js';
 
 /** How the MCP client reaches this server: it decides how a key is given. */
@@ -53,7 +54,7 @@ export const sellerRules = (game: GameNumbers): string =>
   `Offers below ${INSULT_LINE_PERCENT} % of market are insulting and an offer below your previous one is a retreat; the ${nth(STRIKES)} of either ends the negotiation. ` +
   'Only raises earn concessions (waiting earns nothing) and the ask never rises. ' +
   `Round ${FINAL_COUNTER_ROUND}’s counter is final; offer ${MAX_ROUNDS} is the last, accepted only at or above it, else the negotiation expires (rejected if it is a second insult or retreat). ` +
-  `A negotiation with no offer for ${game.idleMinutes} minutes expires; at most ${game.maxActive} may be active (409 too_many_active). ` +
+  `A negotiation with no offer for ${minutes(game.idleMinutes)} expires; at most ${game.maxActive} may be active (409 too_many_active). ` +
   (game.cooldownMinutes > 0
     ? `Ending without a deal blocks that product for a ${game.cooldownMinutes}-minute cool-down (409 cooling_down, retry_after_seconds). `
     : '') +

@@ -425,7 +425,7 @@ describe('the stdio server', () => {
   it("should state the rules with the service's own numbers, over stdio read from its OpenAPI document", async () => {
     const configured = await createTestApp('sqlite', {
       HAGGLE_MAX_ACTIVE: '5',
-      HAGGLE_IDLE_MINUTES: '60',
+      HAGGLE_IDLE_MINUTES: '1',
       HAGGLE_COOLDOWN_MINUTES: '0',
     });
     let base = '';
@@ -434,16 +434,19 @@ describe('the stdio server', () => {
       base = await configured.app.listen({ port: 0, host: '127.0.0.1' });
       const document = await configured.app.inject({ url: '/openapi.json' });
       expect(document.json<{ info: Structured }>().info['x-game']).toEqual({
-        idle_minutes: 60,
+        idle_minutes: 1,
         max_active: 5,
         cooldown_minutes: 0,
       });
       // No cool-down in this service: no word of one, in the API's words or the tools'.
       expect(document.body).not.toMatch(/cool-down/);
+      // One minute is said as such.
+      expect(document.body).toContain('no offer for 1 minute ');
+      expect(document.body).not.toMatch(/\b1 minutes/);
       for (const kind of transports) {
         const { tools } = await (await clients.connect(kind)).listTools();
         const start = tools.find((tool) => tool.name === 'start_negotiation')?.description ?? '';
-        expect(start, kind).toContain('no offer for 60 minutes');
+        expect(start, kind).toContain('no offer for 1 minute expires');
         expect(start, kind).toContain('at most 5');
         expect(start, kind).not.toContain('15 minutes');
         expect(JSON.stringify(tools), kind).not.toMatch(/cool-down/);

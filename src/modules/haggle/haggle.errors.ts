@@ -1,5 +1,8 @@
 import { AppError } from '../../http/errors.js';
 
+/** "1 minute", "15 minutes": a game setting in words. */
+export const minutes = (count: number) => `${count} minute${count === 1 ? '' : 's'}`;
+
 export const sessionNotActive = (status: string) =>
   new AppError(
     'session_not_active',
@@ -26,7 +29,7 @@ export const coolingDown = (until: string, waitMs: number) =>
 export const sessionExpired = (idleMinutes: number) =>
   new AppError(
     'session_not_active',
-    `This negotiation is expired: it had no offer for ${idleMinutes} minute${idleMinutes === 1 ? '' : 's'}, so its counter-offer no longer stands.`,
+    `This negotiation is expired: it had no offer for ${minutes(idleMinutes)}, so its counter-offer no longer stands.`,
   );
 /** The player holds as many active negotiations as allowed. */
 export const tooManyActive = (maxActive: number, waitMs: number) =>

@@ -24,6 +24,7 @@ import {
   StartedSession,
 } from './haggle.schemas.js';
 import type { HaggleDeps } from './haggle.context.js';
+import { minutes } from './haggle.errors.js';
 import {
   abandonAnswer,
   acceptAnswer,
@@ -63,11 +64,11 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
           '`resumed: true` (its round, `current_ask` and the seller’s latest words), never a second greeting. ' +
           (config.haggleCooldownMinutes > 0
             ? 'After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open ' +
-              `another for it during a cool-down (${config.haggleCooldownMinutes} minutes): 409 \`cooling_down\`, ` +
+              `another for it during a cool-down (${minutes(config.haggleCooldownMinutes)}): 409 \`cooling_down\`, ` +
               'with the time you may retry in the error and `Retry-After` in seconds. '
             : '') +
           `You may hold at most ${maxActive} active negotiations at once: 409 \`too_many_active\` beyond that. ` +
-          `A negotiation with no offer for ${idleMinutes} minutes expires (its counter-offer no longer stands` +
+          `A negotiation with no offer for ${minutes(idleMinutes)} expires (its counter-offer no longer stands` +
           (config.haggleCooldownMinutes > 0 ? ', and the cool-down applies). ' : '). ') +
           'Your floor is your own: the seller draws its terms for each player and product, ' +
           'raises them for each earlier purchase of the product by you, and moves them with the product’s `demand`.',
@@ -124,7 +125,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
           'but never changes a price. A failed request changes nothing and uses no round. ' +
           'Send `round` (the session’s `rounds_count` + 1) to make a retry safe: the same offer for the round last played ' +
           'is answered again, as it was, and changes nothing. ' +
-          `A negotiation with no offer for ${idleMinutes} minutes has expired: 409 \`session_not_active\`.`,
+          `A negotiation with no offer for ${minutes(idleMinutes)} has expired: 409 \`session_not_active\`.`,
         body: OfferBody,
         response: {
           200: Envelope(
@@ -160,7 +161,7 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
         summary: "Accept the seller's counter-offer",
         description:
           'Buys at the seller’s latest counter-offer: credits are paid, one unit of stock is taken and a transaction recorded, all at once or not at all. Before the first counter-offer: 409 `no_counter_offer`. ' +
-          `A counter-offer stands only while the negotiation is active: after ${idleMinutes} minutes without an offer it has expired (409 \`session_not_active\`).`,
+          `A counter-offer stands only while the negotiation is active: after ${minutes(idleMinutes)} without an offer it has expired (409 \`session_not_active\`).`,
         body: SessionBody,
         response: {
           200: Envelope(
