@@ -192,30 +192,37 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
 
   describe('errors', () => {
     it.each([
-      0,
-      -5,
-      1.234,
-      '12.345',
-      'abc',
-      '',
-      '1e3',
-      Number.MAX_SAFE_INTEGER,
-      '0.00',
-      1000000.01,
-    ])('should refuse the amount %j with 400 invalid_amount and use no round', async (amount) => {
-      const player = await game.client.newPlayer();
-      const session = await openSession(player);
-      const { status, body } = await game.client.offer(player, session.id, amount);
-      expect(status).toBe(400);
-      expect(body.code).toBe('invalid_amount');
-      // The sentence states every rule, the largest amount included.
-      expect(body.error).toBe(
-        'offer_amount must be an amount above 0 and at most 1000000, with at most 2 decimal places.',
-      );
-      const detail = await game.client.session(player, session.id);
-      expect(detail.body.data.session.rounds_count).toBe(0);
-      expect(detail.body.data.messages).toHaveLength(1);
-    });
+      [0, '0'],
+      [-5, '-5'],
+      [1.234, '1.234 (rounded to cents: 1.23)'],
+      [10.149999999999999, '10.149999999999999 (rounded to cents: 10.15)'],
+      ['12.345', '"12.345" (rounded to cents: 12.35)'],
+      ['0.001', '"0.001"'],
+      ['abc', '"abc"'],
+      ['', '""'],
+      ['1e3', '"1e3"'],
+      ['12.', '"12."'],
+      ['x'.repeat(30), `"${'x'.repeat(24)}…"`],
+      [Number.MAX_SAFE_INTEGER, String(Number.MAX_SAFE_INTEGER)],
+      ['0.00', '"0.00"'],
+      [1000000.01, '1000000.01'],
+    ])(
+      'should refuse the amount %j with 400 invalid_amount and use no round',
+      async (amount, got) => {
+        const player = await game.client.newPlayer();
+        const session = await openSession(player);
+        const { status, body } = await game.client.offer(player, session.id, amount);
+        expect(status).toBe(400);
+        expect(body.code).toBe('invalid_amount');
+        // The sentence states every rule, the largest amount included, and what arrived.
+        expect(body.error).toBe(
+          `offer_amount must be an amount above 0 and at most 1000000, with at most 2 decimal places; got ${got}.`,
+        );
+        const detail = await game.client.session(player, session.id);
+        expect(detail.body.data.session.rounds_count).toBe(0);
+        expect(detail.body.data.messages).toHaveLength(1);
+      },
+    );
 
     it('should refuse an offer above the credits with 402 and change nothing', async () => {
       const player = await game.client.newPlayer();
