@@ -265,7 +265,12 @@ describe.each(testDialects)('requests (%s)', (dialect) => {
       for (const response of await Promise.all(attempts)) {
         expect(response.statusCode).toBe(404);
         expect(response.body).toBe(
-          '{"success":false,"error":"Request not found.","code":"not_found"}',
+          JSON.stringify({
+            success: false,
+            error:
+              'Request not found: no request has this id with this receipt token (the rq_… token given when it was filed, sent as the bearer token). A deleted request is gone for good.',
+            code: 'not_found',
+          }),
         );
       }
       expect((await read(body.data.id, body.data.token)).statusCode).toBe(200);

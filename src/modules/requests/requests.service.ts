@@ -8,7 +8,7 @@ import {
 } from './requests.limits.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/database.js';
-import { AppError, notFound, type FieldProblem } from '../../http/errors.js';
+import { AppError, type FieldProblem } from '../../http/errors.js';
 import { bearerCredential, looksLikeSecret, sha256Hex } from '../../http/secrets.js';
 import {
   answerRequest,
@@ -28,8 +28,15 @@ import type { RequestStatus } from './requests.tables.js';
 export const RECEIPT_TOKEN_PATTERN = /^rq_[A-Za-z0-9_-]{43}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Missing token, wrong token, unknown id, deleted request: one answer, so none can be told apart. */
-const requestNotFound = () => notFound('Request');
+/**
+ * Missing token, wrong token, unknown id, deleted request: one answer, so none can be told apart.
+ * It names both halves of the receipt, as either may be the one wrong.
+ */
+const requestNotFound = () =>
+  new AppError(
+    'not_found',
+    'Request not found: no request has this id with this receipt token (the rq_… token given when it was filed, sent as the bearer token). A deleted request is gone for good.',
+  );
 
 function validate(input: NewRequestBody): {
   task: string;
