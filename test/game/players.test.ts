@@ -280,19 +280,32 @@ describe.each(testDialects)('players (%s)', (dialect) => {
 
   describe('security', () => {
     it.each([
-      ['no header', undefined],
-      ['a malformed key', 'Bearer hg_123'],
-      ['an unknown key', `Bearer hg_${'0'.repeat(48)}`],
-      ['another scheme', `Basic ${Buffer.from('a:b').toString('base64')}`],
-    ])('should answer 401 with WWW-Authenticate for %s', async (_label, authorization) => {
-      const response = await t.app.inject({
-        url: '/api/players',
-        headers: authorization === undefined ? {} : { authorization },
-      });
-      expect(response.statusCode).toBe(401);
-      expect(response.headers['www-authenticate']).toBe('Bearer');
-      expect(response.json()).toMatchObject({ success: false, code: 'unauthorized' });
-    });
+      ['no header', undefined, /^An API key is required: .*registers a player/],
+      ['a malformed key', 'Bearer hg_123', /^That is not an API key: .*48 hexadecimal/],
+      [
+        'a quoted key',
+        `Bearer "hg_${'0'.repeat(48)}"`,
+        /^That is not an API key: .*without quotes/,
+      ],
+      ['an unknown key', `Bearer hg_${'0'.repeat(48)}`, /^This API key is not valid: .*rotation/],
+      [
+        'another scheme',
+        `Basic ${Buffer.from('a:b').toString('base64')}`,
+        /^The Authorization header must be the word Bearer/,
+      ],
+    ])(
+      'should answer 401 with WWW-Authenticate for %s, saying what to fix',
+      async (_label, authorization, sentence) => {
+        const response = await t.app.inject({
+          url: '/api/players',
+          headers: authorization === undefined ? {} : { authorization },
+        });
+        expect(response.statusCode).toBe(401);
+        expect(response.headers['www-authenticate']).toBe('Bearer');
+        expect(response.json()).toMatchObject({ success: false, code: 'unauthorized' });
+        expect(response.json<{ error: string }>().error).toMatch(sentence);
+      },
+    );
 
     it("should not let a player rotate another player's key", async () => {
       const me = await client.newPlayer();

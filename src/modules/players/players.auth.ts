@@ -14,11 +14,18 @@ declare module 'fastify' {
   }
 }
 
-const unauthorized = () =>
-  new AppError(
-    'unauthorized',
-    'A valid API key is required: send Authorization: Bearer <api_key>.',
-  );
+/** A request without a player's key: what came instead, and what to send. */
+function unauthorized(header: string | undefined, key: string | null): AppError {
+  const message =
+    header === undefined
+      ? 'An API key is required: send Authorization: Bearer <api_key> (POST /api/players registers a player and returns its key).'
+      : key === null
+        ? 'The Authorization header must be the word Bearer, a space and the API key: Authorization: Bearer <api_key>.'
+        : !API_KEY_PATTERN.test(key)
+          ? 'That is not an API key: a key is hg_ followed by 48 hexadecimal characters, sent as Authorization: Bearer <api_key> without quotes.'
+          : 'This API key is not valid: no player has it, or a rotation replaced it (only the newest key works). A lost key cannot be recovered: register a new player.';
+  return new AppError('unauthorized', message);
+}
 
 /**
  * Wraps the game's authenticated routes: each request must carry a player's API key (401
@@ -40,7 +47,7 @@ export function authenticatedRoutes(
       if (playerId === undefined) {
         // Answers 429 once this address has failed too often, 401 until then.
         await app.gameLimits.failedAuthentication(request, reply);
-        throw unauthorized();
+        throw unauthorized(request.headers.authorization, key);
       }
       request.playerId = playerId;
       request.apiKeyHash = keyHash ?? '';
