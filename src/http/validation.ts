@@ -172,7 +172,7 @@ const typeNames: Record<string, string> = {
 const formatNames: Record<string, string> = {
   uuid: 'a UUID',
   email: 'an e-mail address',
-  'date-time': 'an ISO 8601 date and time',
+  'date-time': 'an ISO 8601 date and time, such as 2026-11-01T00:00:00Z',
   uri: 'an absolute URL',
 };
 

@@ -175,6 +175,17 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       expect(since.body.data.items.map((item) => item.id)).toEqual(['ollama']);
       expect(since.body.data.total).toBe(1);
       expect((await search('?updated_since=yesterday')).status).toBe(400);
+      // A date alone is no instant: the answer shows one.
+      const dateOnly = await search('?updated_since=2026-11-01');
+      expect(dateOnly.status).toBe(400);
+      expect(dateOnly.body).toMatchObject({
+        details: [
+          {
+            field: 'updated_since',
+            message: 'must be an ISO 8601 date and time, such as 2026-11-01T00:00:00Z',
+          },
+        ],
+      });
       // What the date-time format lets through but names no instant: a leap second, the year 0.
       for (const time of ['2016-12-31T23:59:60Z', '0000-01-01T00:00:00Z']) {
         const refused = await search(`?updated_since=${encodeURIComponent(time)}`);
