@@ -96,6 +96,8 @@ describe('the front door for machines', () => {
     expect(response.body).toMatch(/^# Bazaar for agents/);
     expect(response.body).not.toContain('localhost:3000');
     expect(response.body).toContain('BASE=http://bazaar.test:9');
+    // Set as the guide states them, the settings need no word of their own.
+    expect(response.body).not.toContain('game settings are not the defaults');
   });
 
   it('should name the address it was fetched from as the OpenAPI server', async () => {

@@ -442,6 +442,12 @@ describe('the stdio server', () => {
       expect(document.body).not.toMatch(/cool-down/);
       // One minute is said as such.
       expect(document.body).toContain('no offer for 1 minute ');
+      // The agent guide, written with the defaults, says this service's own above its sections.
+      const guide = (await configured.app.inject({ url: '/agents.md' })).body;
+      expect(guide).toContain(
+        "> **This service's game settings are not the defaults this guide states:** a negotiation with no offer for 1 minute expires, a player may hold at most 5 active negotiations, and ending without a deal starts no cool-down",
+      );
+      expect(guide.indexOf('game settings')).toBeLessThan(guide.indexOf('## Ways in'));
       expect(document.body).not.toMatch(/\b1 minutes/);
       for (const kind of transports) {
         const { tools } = await (await clients.connect(kind)).listTools();

@@ -5,13 +5,38 @@ import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { Envelope } from '../../http/schemas.js';
 import { toolSpecs } from '../../mcp/tools.js';
-import { DEFAULT_GAME_NUMBERS } from '../../mcp/words.js';
+import { minutes } from '../haggle/haggle.errors.js';
+import { DEFAULT_GAME_NUMBERS, gameNumbers, type GameNumbers } from '../../mcp/words.js';
 import { sendAppShell, wantsHtml } from '../web/web.routes.js';
 
 /** The guide for agents, kept with the other documentation and served with this service's address. */
 const GUIDE_FILE = new URL('../../../docs/agents.md', import.meta.url);
 /** The address the guide is written with; each copy served names the service's own. */
 const GUIDE_BASE = 'http://localhost:3000';
+
+/**
+ * The guide states the default game settings; a service set otherwise says its own above the
+ * first section.
+ */
+function withSettings(guide: string, game: GameNumbers): string {
+  const { idleMinutes, maxActive, cooldownMinutes } = DEFAULT_GAME_NUMBERS;
+  if (
+    game.idleMinutes === idleMinutes &&
+    game.maxActive === maxActive &&
+    game.cooldownMinutes === cooldownMinutes
+  ) {
+    return guide;
+  }
+  const coolDown =
+    game.cooldownMinutes === 0
+      ? 'ending without a deal starts no cool-down'
+      : `ending without a deal blocks that product for a ${game.cooldownMinutes}-minute cool-down`;
+  const note =
+    `> **This service's game settings are not the defaults this guide states:** a negotiation with no offer for ` +
+    `${minutes(game.idleMinutes)} expires, a player may hold at most ${game.maxActive} active negotiations, and ` +
+    `${coolDown} (\`info["x-game"]\` in the OpenAPI document states the same).\n\n`;
+  return guide.replace('## Ways in', `${note}## Ways in`);
+}
 
 const Link = (description: string) => Type.String({ format: 'uri', description });
 
@@ -92,7 +117,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext & { version: strin
   app,
   { config, version },
 ) => {
-  const guide = readFileSync(GUIDE_FILE, 'utf8');
+  const guide = withSettings(readFileSync(GUIDE_FILE, 'utf8'), gameNumbers(config));
   const tags = ['start'];
 
   app.get(
