@@ -22,6 +22,9 @@ const textAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' }))
 const bodyAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: false }));
 
 const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+/** `/api/players/me/stats` and the like: `me` is a path of its own, not an id in others. */
+const ME_MESSAGE =
+  'must be a player’s UUID: `me` is only the path GET /api/players/me, whose answer gives your id';
 
 /**
  * Where in `value` a string holds U+0000, as a JSON pointer. PostgreSQL cannot store it and
@@ -124,9 +127,10 @@ function lowerUuids(data: unknown, fields: readonly string[]): void {
   }
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, url }) => {
   const compiled = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   const uuids = uuidFields(schema);
+  const playerPath = httpPart === 'params' && url.startsWith('/api/players/:id');
   const numeric = httpPart === 'body' ? [] : numericFields(schema);
   const nullable = httpPart === 'body' ? optionalNotNull(schema) : [];
   const validate: Validate = (data) => {
@@ -140,7 +144,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     // is named. (A failed validation may stop before dropping them: its own errors stand.)
     const valid = compiled(data);
     validate.errors = compiled.errors;
-    if (!valid) return false;
+    if (!valid) {
+      if (playerPath && (data as Record<string, unknown>).id === 'me') {
+        validate.errors = [
+          { instancePath: '/id', schemaPath: '#', keyword: 'me', params: {}, message: ME_MESSAGE },
+        ];
+      }
+      return false;
+    }
     const pointer = nulPointer(data);
     if (pointer === undefined) {
       lowerUuids(data, uuids);
@@ -190,6 +201,8 @@ function phrase(error: AjvError): string {
   switch (error.keyword) {
     case 'nul':
       return NUL_MESSAGE;
+    case 'me':
+      return ME_MESSAGE;
     case 'required':
       return 'is required';
     case 'enum':

@@ -275,6 +275,22 @@ describe.each(testDialects)('players (%s)', (dialect) => {
       const bad = await client.get('/api/players/not-a-uuid', me);
       expect(bad.status).toBe(400);
       expect(bad.body.code).toBe('validation_error');
+      expect(bad.body.details).toEqual([{ field: 'id', message: 'must be a UUID' }]);
+      // `me` in another player path: the answer says where `me` works.
+      for (const answer of [
+        await client.get('/api/players/me/stats', me),
+        await client.post('/api/players/me/rotate-key', {}, me),
+      ]) {
+        expect(answer.status).toBe(400);
+        expect(answer.body.details).toEqual([
+          {
+            field: 'id',
+            message:
+              'must be a player’s UUID: `me` is only the path GET /api/players/me, whose answer gives your id',
+          },
+        ]);
+      }
+      expect((await client.get('/api/players/me', me)).status).toBe(200);
     });
   });
 
