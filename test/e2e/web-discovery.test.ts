@@ -212,6 +212,13 @@ describe.skipIf(skipBrowser)(
         .poll(() => page.locator('#task-error').textContent())
         .toMatch(/at least 12 characters/);
       expect(await page.getByLabel('What do you need?').getAttribute('aria-invalid')).toBe('true');
+      // A contact too long says by how much, not the hint's words again.
+      await page.getByLabel('How can we reach you? (optional)').fill('x'.repeat(300));
+      await page.getByRole('button', { name: 'File the request' }).click();
+      await expect
+        .poll(() => page.locator('#contact-error').textContent())
+        .toBe('At most 254 characters: 300 now.');
+      await page.getByLabel('How can we reach you? (optional)').fill('');
 
       // A listing id that does not exist: the API refuses it, and a person reads why in words.
       await page

@@ -55,7 +55,10 @@ function check(body: Body): Record<string, string> {
   const task = length(body.task);
   if (task < TASK_MIN) problems.task = `Describe what you need in at least ${TASK_MIN} characters.`;
   if (task > TASK_MAX) problems.task = `At most ${count(TASK_MAX)} characters: ${count(task)} now.`;
-  if (length(body.contact) > CONTACT_MAX) problems.contact = `At most ${CONTACT_MAX} characters.`;
+  const contact = length(body.contact);
+  if (contact > CONTACT_MAX) {
+    problems.contact = `At most ${count(CONTACT_MAX)} characters: ${count(contact)} now.`;
+  }
   return problems;
 }
 
