@@ -77,7 +77,9 @@ export async function buildApp(options: AppOptions) {
     clientErrorHandler: answerClientError,
     // Answered below, as the API's envelope (Fastify's own 503 has another shape).
     return503OnClosing: false,
-    keepAliveTimeout: 5_000,
+    // Longer than the 60 s a load balancer commonly keeps an idle connection: it is the one to
+    // close it, never this server under a request it has just sent (which it would answer 502).
+    keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
     // A request still arriving after 30 s is answered 408. Node applies its headers' limit (60 s
     // by default) when that is the longer, and looks for late requests every 30 s by default:
     // a stalled body waited 60-90 s for its answer. Both limits 30 s, looked for every second.

@@ -15,6 +15,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Seconds a shutdown waits for requests in flight before the process gives up on them. */
   shutdownGraceSeconds: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutSeconds: number;
   /** Milliseconds a write waits for another process's lock on the SQLite file. */
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: url('PUBLIC_BASE_URL', ['http:', 'https:']),
     logLevel: oneOf('LOG_LEVEL', logLevels, 'info'),
     shutdownGraceSeconds: integer('SHUTDOWN_GRACE_SECONDS', 10, 1, 600),
+    keepAliveTimeoutSeconds: integer('KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600),
     sqliteBusyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),

@@ -8,6 +8,7 @@ describe('configuration', () => {
     expect(config.sqliteBusyTimeoutMs).toBe(5000);
     expect(config.databasePoolSize).toBe(10);
     expect(config.limits.gameRequestsPerMinute).toBe(300);
+    expect(config.keepAliveTimeoutSeconds).toBe(72);
   });
 
   it('should refuse a sqlite:// URL that would read its first directory as a host', () => {

@@ -1,3 +1,4 @@
+import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -433,6 +434,23 @@ describe('raw requests', () => {
     expect(named.json()).toMatchObject({
       data: { links: { openapi: 'http://bazaar.example:8080/openapi.json' } },
     });
+  });
+
+  // A load balancer commonly keeps an idle connection for 60 s: the server keeps it longer, so
+  // that it never closes one under a request the balancer has just sent.
+  it('should keep an idle connection open for 72 s, and say so', async () => {
+    const keepAlive = await new Promise<string>((resolve, reject) => {
+      const agent = new Agent({ keepAlive: true });
+      get({ host: '127.0.0.1', port, path: '/healthz', agent }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          agent.destroy();
+          resolve(String(response.headers['keep-alive']));
+        });
+      }).on('error', reject);
+    });
+    expect(keepAlive).toBe('timeout=72');
+    expect(t.app.server.keepAliveTimeout).toBe(72_000);
   });
 
   // Node applies its headers' limit when it is the longer one and looks for late requests every
