@@ -28,13 +28,29 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       app.swagger() as unknown as OpenApiDocument,
       toolSpecs('http', gameNumbers(config)),
     );
+    // DNS rebinding and other sites' pages: where the service names the origins that may call
+    // it, a browser's request from any other is refused (with `*`, the default, none is).
+    const origin = request.headers.origin;
+    if (
+      origin !== undefined &&
+      config.corsOrigins !== null &&
+      !config.corsOrigins.includes(origin)
+    ) {
+      throw new AppError('forbidden', 'Requests from this Origin are not accepted here.');
+    }
     const invalid = invalidRequest(request.body);
-    if (invalid !== undefined) {
-      return reply.code(400).send({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: invalid, data: { code: 'malformed_request' } },
-      });
+    if (invalid !== undefined) return reply.code(400).send(invalidAnswer(invalid));
+    // A batch is answered for its valid messages, with an error for each invalid one.
+    const batch = Array.isArray(request.body) ? (request.body as unknown[]) : undefined;
+    const problems = batch?.map(invalidMessage) ?? [];
+    const refused = batch === undefined ? [] : refusedIn(batch, problems);
+    // A cancellation can only name a request of its own batch (each POST is answered whole):
+    // it is ignored, as MCP allows, rather than leave that request without an answer.
+    const taken = batch?.filter(
+      (message, i) => problems[i] === undefined && !isCancellation(message),
+    );
+    if (taken !== undefined && taken.length === 0) {
+      return refused.length === 0 ? reply.code(202).send() : reply.code(400).send(refused);
     }
     const authorization = request.headers.authorization;
     const server = createMcpServer(tools, {
@@ -57,11 +73,12 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     // The answer is always JSON: a client that takes JSON (no Accept, `*/*`, `application/*`)
     // is served, although the transport wants both types named; any other Accept stays 406.
     if (takesJson(request.headers.accept)) headers.set('accept', MCP_ACCEPT);
+    else headers.delete('accept');
     // The transport reads only the method, headers and body: the URL's origin is a constant, so
     // a Host that is no valid authority (`a b`, `x@y`) cannot fail the request.
     const response = await transport.handleRequest(
       new Request(`http://localhost${request.url}`, { method: 'POST', headers }),
-      { parsedBody: request.body },
+      { parsedBody: taken ?? request.body },
     );
     const text = await response.text();
     await server.close();
@@ -69,6 +86,16 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     response.headers.forEach((value, name) => {
       reply.header(name, value);
     });
+    // A batch's answer is an array (JSON-RPC 2.0 §6), even of one response.
+    if (batch !== undefined && response.ok) {
+      const answers = text === '' ? [] : (JSON.parse(text) as unknown);
+      const all: unknown[] = [
+        ...(Array.isArray(answers) ? (answers as unknown[]) : [answers]),
+        ...refused,
+      ];
+      if (all.length === 0) return reply.send();
+      return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(all));
+    }
     return reply.send(text === '' ? undefined : text);
   });
 
@@ -93,39 +120,86 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
 };
 
 /**
- * Why a JSON body is no JSON-RPC 2.0 request, or undefined if it is one (a message, or a batch
- * of them): JSON-RPC's -32600, Invalid Request. The transport answered such a body with -32700,
- * which is for a body that is not JSON at all, and an empty batch with nothing.
- */
-/**
  * The most messages one POST may carry. MCP no longer has batches (2025-06-18); the transport
  * still takes them, and a long one would make one HTTP request do the work of many.
  */
 const MAX_BATCH = 10;
 
+/** JSON-RPC's -32600, Invalid Request, for a message whose id is `id` (null when it has none). */
+const invalidAnswer = (message: string, id: string | number | null = null) => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: -32600, message, data: { code: 'malformed_request' } },
+});
+
+/**
+ * Why a JSON body cannot be answered as JSON-RPC 2.0 at all (a single message that is not one,
+ * an empty or overlong batch, a batch naming one request id twice), or undefined. The transport
+ * answered such a body with -32700, which is for a body that is not JSON, and an empty batch
+ * with nothing.
+ */
 function invalidRequest(body: unknown): string | undefined {
-  if (Array.isArray(body)) {
-    if (body.length === 0) return 'Invalid Request: an empty batch.';
-    if (body.length > MAX_BATCH) {
-      return `Invalid Request: a batch of ${body.length} messages; at most ${MAX_BATCH} are taken at once.`;
-    }
-    return body.map(invalidMessage).find((reason) => reason !== undefined);
+  if (!Array.isArray(body)) return invalidMessage(body);
+  if (body.length === 0) return 'Invalid Request: an empty batch.';
+  if (body.length > MAX_BATCH) {
+    return `Invalid Request: a batch of ${body.length} messages; at most ${MAX_BATCH} are taken at once.`;
   }
-  return invalidMessage(body);
+  const ids = body.flatMap((message) =>
+    isRecord(message) && 'method' in message && message.id !== undefined ? [message.id] : [],
+  );
+  if (new Set(ids).size < ids.length) {
+    return 'Invalid Request: two requests of the batch have the same id; each needs its own.';
+  }
+  return undefined;
 }
 
+/** The errors of a batch's invalid messages, each with its id where it has a usable one. */
+function refusedIn(batch: unknown[], problems: (string | undefined)[]) {
+  return batch.flatMap((message, i) => {
+    const problem = problems[i];
+    if (problem === undefined) return [];
+    const id = isRecord(message) ? message.id : undefined;
+    const usable = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+    return [invalidAnswer(problem, usable ? id : null)];
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isCancellation = (message: unknown) =>
+  isRecord(message) && message.method === 'notifications/cancelled';
+
+/** The members a JSON-RPC 2.0 message may have. */
+const MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
+
+/** Why one message is no JSON-RPC 2.0 request, notification or response, or undefined. */
 function invalidMessage(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    return 'Invalid Request: a JSON-RPC message is an object.';
-  }
-  const { jsonrpc, method, id } = message as Record<string, unknown>;
+  if (!isRecord(message)) return 'Invalid Request: a JSON-RPC message is an object.';
+  const { jsonrpc, method, id, params } = message;
   if (jsonrpc !== '2.0') return 'Invalid Request: "jsonrpc" must be "2.0".';
-  if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') {
-    return 'Invalid Request: "id" must be a string or a number (or absent, for a notification).';
+  const other = Object.keys(message).find((name) => !MEMBERS.has(name));
+  if (other !== undefined) {
+    return `Invalid Request: ${JSON.stringify(other.slice(0, 40))} is no member of a JSON-RPC message.`;
   }
-  const isResponse = id !== undefined && ('result' in message || 'error' in message);
-  if (typeof method !== 'string' && !isResponse) {
-    return 'Invalid Request: "method" must be a string.';
+  if (id !== undefined && typeof id !== 'string' && !Number.isSafeInteger(id)) {
+    return 'Invalid Request: "id" must be a string or a whole number (or absent, for a notification).';
+  }
+  const isResponse = 'result' in message || 'error' in message;
+  if (!('method' in message)) {
+    if (!isResponse) return 'Invalid Request: "method" must be a string.';
+    if (id === undefined) return 'Invalid Request: a response needs the "id" it answers.';
+    if ('result' in message && 'error' in message) {
+      return 'Invalid Request: a response has a "result" or an "error", not both.';
+    }
+    return undefined;
+  }
+  if (isResponse) {
+    return 'Invalid Request: a message is a request ("method") or a response ("result" or "error"), not both.';
+  }
+  if (typeof method !== 'string') return 'Invalid Request: "method" must be a string.';
+  if (params !== undefined && !isRecord(params)) {
+    return 'Invalid Request: "params" must be an object when present.';
   }
   return undefined;
 }

@@ -183,6 +183,37 @@ describe('CORS', () => {
     expect(String((await read()).headers.vary)).toContain('Origin');
   });
 
+  // MCP's Streamable HTTP asks servers to check Origin (DNS rebinding): a browser's call from an
+  // origin the service does not name is refused 403, in JSON-RPC.
+  it('should refuse an MCP call from an origin CORS_ORIGINS does not name, and only then', async () => {
+    const ping = (app: TestApp, origin?: string) =>
+      app.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          ...(origin === undefined ? {} : { origin }),
+        },
+        payload: { jsonrpc: '2.0', id: 1, method: 'ping' },
+      });
+    const refused = await ping(narrow, 'http://evil.example');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, data: { code: 'forbidden' } },
+    });
+    for (const [app, origin] of [
+      [narrow, 'https://app.example.com'],
+      [narrow, undefined],
+      [t, 'http://evil.example'],
+    ] as const) {
+      const answered = await ping(app, origin);
+      expect(answered.statusCode, origin).toBe(200);
+      expect(answered.json(), origin).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    }
+  });
+
   it('should answer an OPTIONS request that is not a preflight 400', async () => {
     const response = await t.app.inject({ method: 'OPTIONS', url: '/api/leaderboard' });
     expect(response.statusCode).toBe(400);

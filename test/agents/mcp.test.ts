@@ -156,7 +156,17 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       '"hello"',
       'null',
       '[]',
-      '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, 5]',
+      // Valid JSON in other shapes: an id that is no whole number, params that are no object,
+      // a member JSON-RPC does not have, a request that is also a response.
+      '{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}',
+      '{"jsonrpc": "2.0", "id": 9007199254740993, "method": "ping"}',
+      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": null}',
+      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": [1]}',
+      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "foo": 1}',
+      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "result": {}}',
+      '{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "x"}}',
+      // Two requests of one batch with one id.
+      '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]',
       // A batch of more than 10 messages.
       JSON.stringify(
         Array.from({ length: 11 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })),
@@ -176,6 +186,44 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       ),
     );
     expect(ten.json()).toHaveLength(10);
+    // A batch is answered with an array: an answer for each valid request (a notification gets
+    // none) and an error for each invalid message, with its id where it has one.
+    const mixed = await post(
+      '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, 5, {"jsonrpc": "2.0", "id": 2, "method": "ping", "params": "x"}, {"jsonrpc": "2.0", "method": "notifications/initialized"}]',
+    );
+    expect(mixed.statusCode).toBe(200);
+    expect(mixed.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      expect.objectContaining({ id: 2, error: expect.objectContaining({ code: -32600 }) }),
+    ]);
+    const one = await post(
+      '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "method": "notifications/initialized"}]',
+    );
+    expect(one.json()).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    const allInvalid = await post('[1, 2]');
+    expect(allInvalid.statusCode).toBe(400);
+    expect(allInvalid.json()).toHaveLength(2);
+    // A cancellation in the batch of the request it names is ignored: the request is answered
+    // (it was left waiting forever).
+    const cancelled = await post(
+      JSON.stringify([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'list_categories', arguments: {} },
+        },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      ]),
+    );
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    const onlyCancel = await post(
+      '[{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}]',
+    );
+    expect(onlyCancel.statusCode).toBe(202);
+    expect(onlyCancel.body).toBe('');
     // A __proto__ key is dropped, as any unknown field is ignored.
     const proto = await post('{"jsonrpc": "2.0", "id": 1, "method": "ping", "__proto__": {}}');
     expect(proto.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
@@ -220,7 +268,12 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       expect(answered.statusCode, accept).toBe(200);
       expect(answered.json(), accept).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     }
-    for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0, text/html']) {
+    for (const accept of [
+      'text/html',
+      'text/event-stream',
+      'application/json;q=0, text/html',
+      'application/json;q=0, text/event-stream',
+    ]) {
       const refused = await ping(accept);
       expect(refused.statusCode, accept).toBe(406);
       expect(refused.json(), accept).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
