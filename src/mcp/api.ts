@@ -38,6 +38,8 @@ export function injectedApi(app: FastifyInstance, outer: FastifyRequest): Api {
     if (typeof value === 'string') headers[name] = value;
   }
   return async (call) => {
+    const payload = encoded(call.body);
+    if (payload === null) return TOO_DEEP;
     // Refused only once the service has begun to shut down: answered as the API answers a
     // request that arrives then, never with the framework's words.
     const response = await app
@@ -48,9 +50,10 @@ export function injectedApi(app: FastifyInstance, outer: FastifyRequest): Api {
         headers: {
           ...headers,
           ...(call.authorization === undefined ? {} : { authorization: call.authorization }),
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
         },
         remoteAddress: outer.socket.remoteAddress ?? outer.ip,
-        ...(call.body === undefined ? {} : { payload: call.body }),
+        ...(payload === undefined ? {} : { payload }),
       })
       .catch(() => undefined);
     if (response === undefined) {
@@ -75,6 +78,8 @@ export function injectedApi(app: FastifyInstance, outer: FastifyRequest): Api {
 /** From another process (the stdio server): plain HTTP to the service at `baseUrl`. */
 export function fetchedApi(baseUrl: string): Api {
   return async (call) => {
+    const payload = encoded(call.body);
+    if (payload === null) return TOO_DEEP;
     const url = new URL(`${baseUrl}${call.path}`);
     for (const [name, value] of Object.entries(call.query)) url.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -84,7 +89,7 @@ export function fetchedApi(baseUrl: string): Api {
       const response = await fetch(url, {
         method: call.method,
         headers,
-        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+        ...(payload === undefined ? {} : { body: payload }),
       });
       return {
         status: response.status,
@@ -107,6 +112,31 @@ export function fetchedApi(baseUrl: string): Api {
     }
   };
 }
+
+/**
+ * The body as JSON text; null when it cannot be written (arguments nested thousands deep
+ * overflow the stack), which is the caller's fault and said so, not a failure of the service.
+ */
+function encoded(body: Record<string, unknown> | undefined): string | undefined | null {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return null;
+  }
+}
+
+const TOO_DEEP: ApiAnswer = {
+  status: 400,
+  body: {
+    success: false,
+    error:
+      'The arguments are nested too deeply to be sent: send each value as the tool describes it.',
+    code: 'validation_error',
+  },
+  retryAfter: undefined,
+  nextCursor: undefined,
+};
 
 /**
  * A credential with characters no HTTP header may carry (a line break, a `€`) travels

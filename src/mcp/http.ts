@@ -5,6 +5,7 @@ import { publicBaseUrl } from '../http/base-url.js';
 import { JSON_RPC_ERRORS } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import { injectedApi } from './api.js';
+import { invalidAnswer, invalidMessage, isRecord, usableId } from './jsonrpc.js';
 import { compileTools, type CompiledTool, type OpenApiDocument } from './schemas.js';
 import { CallerCache, createMcpServer, plainErrors } from './server.js';
 import { toolSpecs } from './tools.js';
@@ -125,13 +126,6 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
  */
 const MAX_BATCH = 10;
 
-/** JSON-RPC's -32600, Invalid Request, for a message whose id is `id` (null when it has none). */
-const invalidAnswer = (message: string, id: string | number | null = null) => ({
-  jsonrpc: '2.0',
-  id,
-  error: { code: -32600, message, data: { code: 'malformed_request' } },
-});
-
 /**
  * Why a JSON body cannot be answered as JSON-RPC 2.0 at all (a single message that is not one,
  * an empty or overlong batch, a batch naming one request id twice), or undefined. The transport
@@ -157,52 +151,12 @@ function invalidRequest(body: unknown): string | undefined {
 function refusedIn(batch: unknown[], problems: (string | undefined)[]) {
   return batch.flatMap((message, i) => {
     const problem = problems[i];
-    if (problem === undefined) return [];
-    const id = isRecord(message) ? message.id : undefined;
-    const usable = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
-    return [invalidAnswer(problem, usable ? id : null)];
+    return problem === undefined ? [] : [invalidAnswer(problem, usableId(message))];
   });
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const isCancellation = (message: unknown) =>
   isRecord(message) && message.method === 'notifications/cancelled';
-
-/** The members a JSON-RPC 2.0 message may have. */
-const MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
-
-/** Why one message is no JSON-RPC 2.0 request, notification or response, or undefined. */
-function invalidMessage(message: unknown): string | undefined {
-  if (!isRecord(message)) return 'Invalid Request: a JSON-RPC message is an object.';
-  const { jsonrpc, method, id, params } = message;
-  if (jsonrpc !== '2.0') return 'Invalid Request: "jsonrpc" must be "2.0".';
-  const other = Object.keys(message).find((name) => !MEMBERS.has(name));
-  if (other !== undefined) {
-    return `Invalid Request: ${JSON.stringify(other.slice(0, 40))} is no member of a JSON-RPC message.`;
-  }
-  if (id !== undefined && typeof id !== 'string' && !Number.isSafeInteger(id)) {
-    return 'Invalid Request: "id" must be a string or a whole number (or absent, for a notification).';
-  }
-  const isResponse = 'result' in message || 'error' in message;
-  if (!('method' in message)) {
-    if (!isResponse) return 'Invalid Request: "method" must be a string.';
-    if (id === undefined) return 'Invalid Request: a response needs the "id" it answers.';
-    if ('result' in message && 'error' in message) {
-      return 'Invalid Request: a response has a "result" or an "error", not both.';
-    }
-    return undefined;
-  }
-  if (isResponse) {
-    return 'Invalid Request: a message is a request ("method") or a response ("result" or "error"), not both.';
-  }
-  if (typeof method !== 'string') return 'Invalid Request: "method" must be a string.';
-  if (params !== undefined && !isRecord(params)) {
-    return 'Invalid Request: "params" must be an object when present.';
-  }
-  return undefined;
-}
 
 /** What MCP clients send, and the transport requires, on a POST. */
 const MCP_ACCEPT = 'application/json, text/event-stream';

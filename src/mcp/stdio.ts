@@ -2,6 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { fetchedApi } from './api.js';
 import { compileTools, type OpenApiDocument } from './schemas.js';
 import { createMcpServer, plainErrors } from './server.js';
+import { MessageLines } from './stdio-lines.js';
 import { toolSpecs } from './tools.js';
 import { statedGameNumbers } from './words.js';
 
@@ -38,7 +39,10 @@ async function main(): Promise<void> {
       apiKey = key;
     },
   });
-  await server.connect(plainErrors(new StdioServerTransport()));
+  // Lines that are no JSON-RPC message are answered here; the transport reads the rest.
+  const lines = new MessageLines((reply) => process.stdout.write(`${JSON.stringify(reply)}\n`));
+  process.stdin.pipe(lines);
+  await server.connect(plainErrors(new StdioServerTransport(lines, process.stdout)));
 }
 
 function serviceUrl(raw: string | undefined): string {

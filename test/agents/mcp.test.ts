@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promisify } from 'node:util';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -304,6 +304,27 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     }
   });
 
+  it('should answer arguments nested too deeply to send as the caller’s fault, not a failure', async () => {
+    const depth = 20_000;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+      },
+      payload: `{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "file_request", "arguments": {"kind": "capability", "task": ${'['.repeat(depth)}${']'.repeat(depth)}}}}`,
+    });
+    const { result } = response.json<{
+      result: { isError: boolean; content: { text: string }[] };
+    }>();
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]?.text ?? '{}')).toMatchObject({
+      code: 'validation_error',
+      error: expect.stringContaining('nested too deeply') as string,
+    });
+  });
+
   it('should answer an initialize without its params as invalid params, naming them', async () => {
     const response = await t.app.inject({
       method: 'POST',
@@ -536,6 +557,57 @@ describe('the stdio server', () => {
       await gone.close();
     }
   });
+
+  it('should answer every line that is no JSON-RPC message, and read on', async () => {
+    const service = await createTestApp('sqlite', UNLIMITED);
+    let server: ChildProcessWithoutNullStreams | undefined;
+    try {
+      const base = await service.app.listen({ port: 0, host: '127.0.0.1' });
+      server = spawn(process.execPath, ['--import', 'tsx', 'src/mcp/stdio.ts'], {
+        env: { PATH: process.env.PATH ?? '', BAZAAR_URL: base },
+      });
+      const answers: Structured[] = [];
+      let buffered = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        answers.push(...lines.map((line) => JSON.parse(line) as Structured));
+      });
+      const lines = [
+        'not json',
+        '{"id": 3, "method": "ping"}',
+        '{"jsonrpc": "2.0", "id": 4, "method": "ping", "params": "x"}',
+        '[{"jsonrpc": "2.0", "id": 5, "method": "ping"}]',
+        `{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"pad": "${'x'.repeat(70_000)}"}}`,
+        '',
+        '{"jsonrpc": "2.0", "id": 7, "method": "ping"}',
+      ];
+      // Written in small pieces, as a pipe may deliver them.
+      const text = `${lines.join('\n')}\n`;
+      for (let at = 0; at < text.length; at += 4096) server.stdin.write(text.slice(at, at + 4096));
+      await expect.poll(() => answers.length, { timeout: 20_000 }).toBe(6);
+      expect(
+        answers.map((answer) => [answer.id, (answer.error as { code?: number } | undefined)?.code]),
+      ).toEqual([
+        [null, -32700],
+        [3, -32600],
+        [4, -32600],
+        [null, -32600],
+        [null, -32600],
+        [7, undefined],
+      ]);
+      expect(answers[3]?.error).toMatchObject({ message: expect.stringContaining('a batch') });
+      expect(answers[4]?.error).toMatchObject({ message: expect.stringContaining('64 KiB') });
+      expect(answers[5]).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+      const exited = new Promise((resolve) => server?.on('exit', resolve));
+      server.stdin.end();
+      await exited;
+    } finally {
+      server?.kill();
+      await service.close();
+    }
+  }, 60_000);
 
   it('should stop with a clear message when the service cannot be reached', async () => {
     const result = await run(process.execPath, ['--import', 'tsx', 'src/mcp/stdio.ts'], {
