@@ -95,6 +95,8 @@ describe.skipIf(skipBrowser)(
       await page.getByRole('button', { name: 'Try again' }).click();
       await expect.poll(() => page.locator('.cards > li').count()).toBeGreaterThan(0);
       expect(await page.locator('.alert-error').count()).toBe(0);
+      // The button went with the alert: focus is in the search box, not lost.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('search');
 
       // A filter value from a mangled link is said to be the link's, not the reader's input.
       await page.goto(`${app.base()}/catalog?kind=bogus`);

@@ -323,6 +323,10 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Show older negotiations' }).click();
     await expect.poll(() => page.locator('.list > li').count()).toBe(24);
     expect(await page.getByRole('button', { name: 'Show older negotiations' }).count()).toBe(0);
+    // The button is gone: focus went to the first row it brought, not to the page.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe(await page.locator('.list > li > a').nth(20).textContent());
     await app.audit('negotiations', { plainWords: true });
   });
 
@@ -457,6 +461,49 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe(`Haggling for ${name}`);
     expect(new URL(page.url()).pathname).toBe(link);
+    // Focus is on the new page's heading (the form went with the page that held it), not on
+    // the ended negotiation's alert: its end is no news to a page opened after it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // Signing out from here leaves focus on the heading of the sign-in page that replaces it.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Yes, sign out' }).click();
+    await expect.poll(() => page.getByLabel('Your API key').count()).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await page.getByLabel('Your API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('.player-bar').count()).toBe(1);
+  });
+
+  it('should keep the message box open while its text is cleared, and read products again after a failure', async () => {
+    const page = app.page();
+    const product = cheapest.at(-4) as Product;
+    await page.goto(`${app.base()}/play`);
+    await page.getByRole('button', { name: `Haggle for ${product.name}` }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Make offer' }).count()).toBe(1);
+    await page.getByText('Add a message to the seller').click();
+    await page.getByLabel('Message (optional; it never changes the price)').fill('a');
+    await page.getByLabel('Message (optional; it never changes the price)').press('Backspace');
+    expect(await page.locator('details.note').getAttribute('open')).not.toBeNull();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('note');
+    await page.getByRole('button', { name: 'Walk away' }).click();
+    await page.getByRole('button', { name: 'Yes, walk away' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Make offer' }).count()).toBe(0);
+
+    // A product search that fails leaves no list standing under it, and offers to ask again.
+    await page.goto(`${app.base()}/play`);
+    await expect.poll(() => page.locator('.cards.products > li').count()).toBeGreaterThan(0);
+    const failing = /\/api\/products\?/;
+    try {
+      await page.route(failing, (route) => route.abort());
+      await page.getByLabel('Search products').fill('a');
+      await expect.poll(() => page.locator('.alert-error').count()).toBe(1);
+      expect(await page.locator('.cards.products > li').count()).toBe(0);
+    } finally {
+      await page.unroute(failing);
+    }
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.locator('.cards.products > li').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('product-search');
   });
 
   it('should have no serious or critical accessibility problems at either width', () => {

@@ -4,7 +4,7 @@ import { getMe, getStats, registerPlayer, type Player, type Stats } from '../api
 import { credits } from '../format';
 import { formFailure, problemText } from '../words';
 import { forget, signIn, signOutReason, type Me } from './player-store';
-import { Alert, Confirm, CopyButton, Field, describedBy } from './ui';
+import { Alert, Confirm, CopyButton, Field, describedBy, focusHeadingSoon } from './ui';
 
 /**
  * A rotated or unknown key cannot play: when `failure` says so, the key is dropped rather than
@@ -95,7 +95,7 @@ export function PlayerBar(props: { me: Me; stats: Stats | null }) {
           onYes={() => {
             forget();
             // The bar is gone: reading goes on from the page's heading.
-            document.querySelector<HTMLElement>('main h1')?.focus();
+            focusHeadingSoon();
           }}
           onNo={() => setLeaving(false)}
         />
@@ -201,7 +201,7 @@ export function SignIn() {
       const own: Player = await getMe(key);
       signIn({ id: own.id, username: own.username, key: key.trim() });
       // The form is gone: reading goes on from the page's heading.
-      document.querySelector<HTMLElement>('main h1')?.focus();
+      focusHeadingSoon();
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.code === 'unauthorized'

@@ -14,6 +14,14 @@ export function Page(props: { title: string; children: ComponentChildren }) {
   );
 }
 
+/**
+ * Moves focus to the page's heading once the page has drawn itself again: after signing in or
+ * out, the heading may be a new one (a game page and its sign-in form are different pages).
+ */
+export function focusHeadingSoon(): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('main h1')?.focus());
+}
+
 /** Copies a secret to the clipboard and says so; the text stays selectable for older browsers. */
 export function CopyButton(props: { text: string; label: string }) {
   const [done, setDone] = useState('');

@@ -249,7 +249,15 @@ export function CatalogPage() {
         <Alert>
           {error}{' '}
           {retryable ? (
-            <button type="button" class="link" onClick={() => void search(lastCursor.current)}>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                // The button goes with the alert once the search works: focus to the search box.
+                document.getElementById('search')?.focus();
+                void search(lastCursor.current);
+              }}
+            >
               Try again
             </button>
           ) : null}

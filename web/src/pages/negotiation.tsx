@@ -24,6 +24,8 @@ export function NegotiationPage(props: { id: string }) {
   const [reply, setReply] = useState<SellerReply | null>(null);
   const [amount, setAmount] = useState('');
   const [note, setNote] = useState('');
+  // The message box stays as the player left it, open while they clear what they wrote.
+  const [noteOpen, setNoteOpen] = useState(false);
   const [error, setError] = useState('');
   const [amountError, setAmountError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -54,10 +56,14 @@ export function NegotiationPage(props: { id: string }) {
   useEffect(() => {
     void load();
   }, [props.id, me?.key]);
+  // Whether this page has shown the negotiation active: only then is its end news, to be shown
+  // and focused; a negotiation opened when already over starts at the page's heading.
+  const seenActive = useRef(false);
+  if (detail?.session.status === 'active') seenActive.current = true;
   // A deal just made is shown at once, wherever the page was scrolled: the whole of it, with the
   // links to go on, as far as the screen holds it.
   useEffect(() => {
-    if (detail?.session.status !== 'accepted') return;
+    if (detail?.session.status !== 'accepted' || !seenActive.current) return;
     document.getElementById('deal-heading')?.focus({ preventScroll: true });
     document.querySelector('.deal-done')?.scrollIntoView({ block: 'nearest' });
   }, [detail?.session.status]);
@@ -156,6 +162,7 @@ export function NegotiationPage(props: { id: string }) {
       setReply(result.seller_response);
       setAmount('');
       setNote('');
+      setNoteOpen(false);
     });
 
   const submit = (event: Event) => {
@@ -258,7 +265,7 @@ export function NegotiationPage(props: { id: string }) {
         <DealDone name={product.name} market={product.market_price} price={price} stats={stats} />
       ) : null}
       {endedWithoutDeal[session.status] === undefined ? null : (
-        <Alert kind="info" focus>
+        <Alert kind="info" focus={seenActive.current}>
           {endedWithoutDeal[session.status]} <a href="/play">Try another product</a>
         </Alert>
       )}
@@ -333,7 +340,11 @@ export function NegotiationPage(props: { id: string }) {
                 ),
               )}
             </div>
-            <details class="note" open={note !== ''}>
+            <details
+              class="note"
+              open={noteOpen}
+              onToggle={(event) => setNoteOpen(event.currentTarget.open)}
+            >
               <summary>Add a message to the seller</summary>
               <div class="field">
                 <label for="note">Message (optional; it never changes the price)</label>

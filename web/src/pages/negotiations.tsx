@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { listNegotiations, type NegotiationPage } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
 import { usePlayer } from '../components/player-store';
@@ -16,6 +16,8 @@ export function NegotiationsPage() {
   const [rows, setRows] = useState<Row[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState('');
+  // After "Show older negotiations": how many rows were shown, so focus moves to the first new one.
+  const firstNew = useRef<number | null>(null);
 
   const load = async (cursor?: string) => {
     if (me === null) return;
@@ -30,6 +32,12 @@ export function NegotiationsPage() {
   useEffect(() => {
     void load();
   }, [me?.key]);
+  useEffect(() => {
+    const from = firstNew.current;
+    if (from === null || rows === null || rows.length <= from) return;
+    firstNew.current = null;
+    document.querySelectorAll<HTMLAnchorElement>('.list > li > a')[from]?.focus();
+  }, [rows?.length]);
 
   if (me === null) return <SignInFirst title="Your negotiations" />;
   return (
@@ -59,7 +67,13 @@ export function NegotiationsPage() {
         </ul>
       )}
       {next === null ? null : (
-        <button type="button" onClick={() => void load(next)}>
+        <button
+          type="button"
+          onClick={() => {
+            firstNew.current = rows?.length ?? 0;
+            void load(next);
+          }}
+        >
           Show older negotiations
         </button>
       )}

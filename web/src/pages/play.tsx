@@ -45,6 +45,8 @@ export function PlayPage() {
   const returnTo = useRef(savedScroll());
   const [products, setProducts] = useState<Product[] | null>(null);
   const [error, setError] = useState('');
+  // Asking again after a failure ("Try again") reads the list again with the same filters.
+  const [attempt, setAttempt] = useState(0);
   // The product whose negotiation is being opened, and why the last one could not be: shown in
   // its card, by the button that was pressed, not above a list that may be scrolled far away.
   const [opening, setOpening] = useState<string | null>(null);
@@ -65,11 +67,15 @@ export function PlayPage() {
           returnTo.current = null;
           if (y !== null) requestAnimationFrame(() => window.scrollTo(0, y));
         },
-        (failure: unknown) => setError(problemText(failure)),
+        (failure: unknown) => {
+          setError(problemText(failure));
+          // Products of another search must not stand under this one as if they matched.
+          setProducts(null);
+        },
       );
     }, 200);
     return () => clearTimeout(timer);
-  }, [search, category, inStock]);
+  }, [search, category, inStock, attempt]);
 
   const haggle = async (product: Product) => {
     if (me === null || opening !== null) return;
@@ -151,7 +157,22 @@ export function PlayPage() {
           <label for="in-stock">In stock only</label>
         </div>
       </form>
-      {error === '' ? null : <Alert>{error}</Alert>}
+      {error === '' ? null : (
+        <Alert>
+          {error}{' '}
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              // The button goes with the alert once the list comes: focus to the search box.
+              document.getElementById('product-search')?.focus();
+              setAttempt((count) => count + 1);
+            }}
+          >
+            Try again
+          </button>
+        </Alert>
+      )}
       <p role="status" class="result-count">
         {products === null
           ? error === ''
