@@ -444,6 +444,37 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Yes, walk away' }).click();
   });
 
+  it('should ask before a last offer below the final price ends the negotiation', async () => {
+    const page = app.page();
+    const product = cheapest.at(-5) as Product;
+    const me = await api('/api/players/me');
+    const session = await api('/api/haggle/start', { player_id: me.id, product_id: product.id });
+    // Nine offers that keep rising and stay below every floor: round 9's counter is final.
+    for (let round = 1; round <= 9; round += 1) {
+      const offer_amount = Math.floor(product.market_price * (44 + round)) / 100;
+      await api('/api/haggle/offer', { session_id: session.id, offer_amount, round });
+    }
+    await page.goto(`${app.base()}/play/negotiations/${session.id}`);
+    await expect.poll(() => page.locator('.rounds-text').textContent()).toBe('Last offer');
+    // No example amount once offers were made (one below the last would be a step back).
+    expect(await page.getByLabel('Your offer (credits)').getAttribute('placeholder')).toBeNull();
+    const low = (Math.floor(product.market_price * 54) / 100).toFixed(2);
+    await page.getByLabel('Your offer (credits)').fill(low);
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    await expect.poll(() => page.getByText('This is your last offer').count()).toBe(1);
+    await page.getByRole('button', { name: 'Change my offer' }).click();
+    expect((await api(`/api/haggle/${session.id}`)).session).toMatchObject({ rounds_count: 9 });
+    await page.getByRole('button', { name: 'Make offer' }).click();
+    await page.getByRole('button', { name: 'Offer it anyway' }).click();
+    await expect.poll(() => page.getByText('Ended without a deal').count()).toBeGreaterThan(0);
+    expect(await page.locator('.price-line').textContent()).toContain('seller’s last ask');
+    // An address no negotiation of this player has (another player's, say) is said to be so.
+    await page.goto(`${app.base()}/play/negotiations/6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b`);
+    await expect
+      .poll(() => page.locator('.alert-error').textContent())
+      .toMatch(/^None of your negotiations has this address\. It may be another player’s/);
+  });
+
   it('should sign in on a linked game page and show that page', async () => {
     const page = app.page();
     await page.goto(`${app.base()}/play/negotiations`);

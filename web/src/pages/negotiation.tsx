@@ -32,6 +32,8 @@ export function NegotiationPage(props: { id: string }) {
   const [leaving, setLeaving] = useState(false);
   // An offer above the seller's price, waiting for the player to say what they meant.
   const [overpay, setOverpay] = useState<string | null>(null);
+  // A last offer below the seller's final price, waiting for the player to confirm it.
+  const [lastBelow, setLastBelow] = useState<string | null>(null);
   const log = useRef<HTMLOListElement>(null);
   // The seller's warning and any error of the last turn, just above the offer box.
   const news = useRef<HTMLDivElement>(null);
@@ -46,10 +48,13 @@ export function NegotiationPage(props: { id: string }) {
       setDetail(await getNegotiation(me.key, props.id));
     } catch (failure) {
       // An address that is no negotiation's id at all was mangled or typed, not entered in a form.
+      // Another player's negotiation is not found, as one that does not exist: say both.
       setError(
         failure instanceof ApiError && failure.code === 'validation_error'
           ? 'This link is broken or incomplete: no negotiation has this address.'
-          : problemText(failure),
+          : failure instanceof ApiError && failure.code === 'not_found'
+            ? 'None of your negotiations has this address. It may be another player’s (sign in with their key to see it), or the link is wrong.'
+            : problemText(failure),
       );
     }
   };
@@ -169,6 +174,7 @@ export function NegotiationPage(props: { id: string }) {
     event.preventDefault();
     // A question about an earlier amount says nothing about this one.
     setOverpay(null);
+    setLastBelow(null);
     const problem = amountProblem(amount, available);
     setAmountError(problem ?? undefined);
     if (problem !== null) {
@@ -179,6 +185,8 @@ export function NegotiationPage(props: { id: string }) {
     // The seller takes any offer at or above its price, at the price offered: paying more than
     // asked is a typing slip far more often than a wish.
     if (Number(typed) > ask) setOverpay(typed);
+    // Below the final price, the last offer can only end the negotiation: asked first.
+    else if (lastOffer && Number(typed) < ask) setLastBelow(typed);
     else void offer(typed);
   };
 
@@ -206,7 +214,8 @@ export function NegotiationPage(props: { id: string }) {
         <img src={product.image_url} alt="" width={88} height={88} />
         <div>
           <p class="price-line">
-            Market price <strong>{credits(product.market_price)}</strong> · seller asks{' '}
+            Market price <strong>{credits(product.market_price)}</strong> ·{' '}
+            {active ? 'seller asks' : 'seller’s last ask'}{' '}
             <strong class="ask">{credits(ask)}</strong>
           </p>
           <p class="muted">
@@ -216,9 +225,14 @@ export function NegotiationPage(props: { id: string }) {
               : ''}
           </p>
           {active ? (
-            <p class="rounds" aria-label={`${roundsLeft} of ${session.max_rounds} offers left`}>
+            <p class="rounds">
+              {/* Drawn for the eye; the words after them say the same. */}
               {Array.from({ length: session.max_rounds }, (_, i) => (
-                <span key={i} class={i < session.rounds_count ? 'round used' : 'round'} />
+                <span
+                  key={i}
+                  class={i < session.rounds_count ? 'round used' : 'round'}
+                  aria-hidden="true"
+                />
               ))}
               <span class="rounds-text">
                 {roundsLeft === 1 ? 'Last offer' : `${roundsLeft} offers left`}
@@ -284,6 +298,19 @@ export function NegotiationPage(props: { id: string }) {
               onNo={() => setOverpay(null)}
             />
           )}
+          {lastBelow === null ? null : (
+            <Confirm
+              question={`This is your last offer, and the seller now takes only ${credits(ask)} or more: ${credits(Number(lastBelow))} ends the negotiation without a deal.`}
+              yes="Offer it anyway"
+              no="Change my offer"
+              onYes={() => {
+                const typed = lastBelow;
+                setLastBelow(null);
+                void offer(typed);
+              }}
+              onNo={() => setLastBelow(null)}
+            />
+          )}
           {leaving ? (
             <Confirm
               question="Walk away from this negotiation? You cannot reopen this product for a while."
@@ -301,7 +328,9 @@ export function NegotiationPage(props: { id: string }) {
                 type="text"
                 inputMode="decimal"
                 autocomplete="off"
-                placeholder={credits(cents(ask * 0.8))}
+                // An example amount only before the first offer: later, one below the last
+                // offer would suggest a step back (a retreat, to the seller).
+                placeholder={session.current_offer === null ? credits(cents(ask * 0.8)) : undefined}
                 value={amount}
                 onInput={(event) => {
                   setAmount(event.currentTarget.value);
