@@ -440,6 +440,26 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     expect(ask).toBeGreaterThan(credits);
     await expect.poll(() => pay.getAttribute('aria-disabled')).toBe('true');
     expect(await page.locator('#accept-short').textContent()).toMatch(/less than the .* asked/);
+    // On the products page, the product's button goes back to this negotiation, and says so.
+    const here = page.url();
+    await page.goto(`${app.base()}/play`);
+    const back = page.getByRole('button', { name: `Continue haggling for ${product.name}` });
+    await expect.poll(() => back.count()).toBe(1);
+    expect(await back.textContent()).toBe('Continue haggling');
+    // Two more open elsewhere: a fourth is refused, with the way to the ones that are open.
+    const others = [];
+    for (const other of [cheapest.at(-6), cheapest.at(-7)] as Product[]) {
+      others.push(await api('/api/haggle/start', { player_id: me.id, product_id: other.id }));
+    }
+    await page
+      .getByRole('button', { name: `Haggle for ${(cheapest.at(-8) as Product).name}` })
+      .click();
+    await expect
+      .poll(() => page.getByRole('link', { name: 'See your negotiations' }).count())
+      .toBe(1);
+    for (const other of others) await api('/api/haggle/abandon', { session_id: other.id });
+    await back.click();
+    await expect.poll(() => page.url()).toBe(here);
     await page.getByRole('button', { name: 'Walk away' }).click();
     await page.getByRole('button', { name: 'Yes, walk away' }).click();
   });

@@ -84,10 +84,15 @@ export const getNegotiation = (key: string, sessionId: string) =>
     api.GET('/api/haggle/{sessionId}', { params: { path: { sessionId } }, headers: bearer(key) }),
   );
 
-export const listNegotiations = (key: string, cursor?: string) =>
+export const listNegotiations = (key: string, cursor?: string, status?: 'active') =>
   call(
     api.GET('/api/haggle', {
-      params: { query: cursor === undefined ? {} : { cursor } },
+      params: {
+        query: {
+          ...(cursor === undefined ? {} : { cursor }),
+          ...(status === undefined ? {} : { status }),
+        },
+      },
       headers: bearer(key),
     }),
   );

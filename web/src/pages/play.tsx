@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { listProducts, startNegotiation, type Product } from '../api/operations';
+import { ApiError } from '../api/client';
+import { listNegotiations, listProducts, startNegotiation, type Product } from '../api/operations';
 import {
   forgotInvalidKey,
   NewKey,
@@ -50,7 +51,17 @@ export function PlayPage() {
   // The product whose negotiation is being opened, and why the last one could not be: shown in
   // its card, by the button that was pressed, not above a list that may be scrolled far away.
   const [opening, setOpening] = useState<string | null>(null);
-  const [refused, setRefused] = useState<{ id: string; text: string } | null>(null);
+  const [refused, setRefused] = useState<{ id: string; text: string; full: boolean } | null>(null);
+  // The products the player has an active negotiation for: their button goes back to it.
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    if (me === null) return;
+    listNegotiations(me.key, undefined, 'active').then(
+      (page) => setOpen(new Set(page.items.map((item) => item.product_id))),
+      // Without it, every button says "Haggle", which opens an active negotiation all the same.
+      () => undefined,
+    );
+  }, [me?.key]);
 
   useEffect(() => {
     setQuery({ search, category, in_stock: inStock ? 'true' : '' });
@@ -86,7 +97,10 @@ export function PlayPage() {
       navigate(`/play/negotiations/${session.id}`);
     } catch (failure) {
       // A replaced key: signed out, with the reason on the sign-in form that takes its place.
-      if (!forgotInvalidKey(failure)) setRefused({ id: product.id, text: problemText(failure) });
+      if (!forgotInvalidKey(failure)) {
+        const full = failure instanceof ApiError && failure.code === 'too_many_active';
+        setRefused({ id: product.id, text: problemText(failure), full });
+      }
     } finally {
       setOpening(null);
     }
@@ -225,13 +239,27 @@ export function PlayPage() {
                   type="button"
                   disabled={product.stock_quantity === 0}
                   aria-disabled={opening !== null}
-                  aria-label={`Haggle for ${product.name}`}
+                  aria-label={`${open.has(product.id) ? 'Continue haggling' : 'Haggle'} for ${product.name}`}
                   onClick={() => void haggle(product)}
                 >
-                  {opening === product.id ? 'Opening…' : 'Haggle'}
+                  {opening === product.id
+                    ? 'Opening…'
+                    : open.has(product.id)
+                      ? 'Continue haggling'
+                      : 'Haggle'}
                 </button>
               )}
-              {refused?.id === product.id ? <Alert focus>{refused.text}</Alert> : null}
+              {refused?.id === product.id ? (
+                <Alert focus>
+                  {refused.text}
+                  {refused.full ? (
+                    <>
+                      {' '}
+                      <a href="/play/negotiations">See your negotiations</a>
+                    </>
+                  ) : null}
+                </Alert>
+              ) : null}
             </div>
           </li>
         ))}
