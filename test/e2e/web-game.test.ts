@@ -109,6 +109,10 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     }
     expect(await page.locator('.ladder .offer-dot').count()).toBe(3);
     expect(await page.locator('.ladder .ask-dot').count()).toBe(4);
+    // A screen reader hears the chart's summary once (it was both the picture's name and the
+    // caption's hidden words).
+    const heard = await page.locator('.ladder').ariaSnapshot();
+    expect(heard.match(/The seller asks/g)).toHaveLength(1);
     await app.audit('negotiation-active', { plainWords: true });
 
     // An offer made elsewhere (another tab) meanwhile: this page's offer names the round it saw,
@@ -150,6 +154,17 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect
       .poll(() => page.getByRole('alertdialog').textContent())
       .toMatch(`The seller asks only ${ask.toFixed(2)}`);
+    // The question keeps focus until it is answered: Tab goes round its two answers.
+    const inFocus = () => page.evaluate(() => document.activeElement?.textContent);
+    await expect.poll(inFocus).toBe('Change my offer');
+    await page.keyboard.press('Tab');
+    expect(await inFocus()).toBe(`Pay ${ask.toFixed(2)} instead`);
+    await page.keyboard.press('Tab');
+    expect(await inFocus()).toBe('Change my offer');
+    await page.keyboard.press('Shift+Tab');
+    expect(await inFocus()).toBe(`Pay ${ask.toFixed(2)} instead`);
+    await page.keyboard.press('Shift+Tab');
+    expect(await inFocus()).toBe('Change my offer');
     await page.getByRole('button', { name: 'Change my offer' }).click();
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.textContent))

@@ -44,7 +44,8 @@ export function PriceLadder(props: { messages: Message[]; market: number; maxRou
 
   return (
     <figure class="ladder">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary}>
+      {/* Drawn for the eye: the caption says what it shows, once, in words. */}
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} aria-hidden="true">
         {[top, (top + bottom) / 2, bottom].map((tick) => (
           <g key={tick}>
             <line class="grid" x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />

@@ -132,6 +132,15 @@ export function Confirm(props: {
           event.preventDefault();
           props.onNo();
         }
+        // An alert dialog keeps focus until it is answered: Tab goes round its two answers.
+        if (event.key === 'Tab') {
+          const answers = [...event.currentTarget.querySelectorAll('button')];
+          const edge = event.shiftKey ? answers[0] : answers.at(-1);
+          if (document.activeElement === edge) {
+            event.preventDefault();
+            (event.shiftKey ? answers.at(-1) : answers[0])?.focus();
+          }
+        }
       }}
     >
       <p id={questionId}>{props.question}</p>
