@@ -52,6 +52,8 @@ describe.skipIf(skipBrowser)(
       await expect.poll(() => page.locator('.cards > li').count()).toBe(48);
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
       expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 50);
+      // Focus is back on the listing's link, where the reader left, not on the heading far above.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(name);
       // The browser's own Back button works the same way.
       await page.locator('.cards > li h2 a').nth(40).click();
       await expect.poll(() => page.locator('h1').textContent()).toBe(name);

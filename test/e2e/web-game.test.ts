@@ -475,6 +475,13 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     for (const other of others) await api('/api/haggle/abandon', { session_id: other.id });
     await back.click();
     await expect.poll(() => page.url()).toBe(here);
+    // Back on the products page, focus is on the button that led away, where the reader was.
+    await page.goBack();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe(`Continue haggling for ${product.name}`);
+    await back.click();
+    await expect.poll(() => page.url()).toBe(here);
     await page.getByRole('button', { name: 'Walk away' }).click();
     await page.getByRole('button', { name: 'Yes, walk away' }).click();
   });

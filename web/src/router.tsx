@@ -24,8 +24,42 @@ export function releaseLeaving(guard: () => boolean): void {
   if (leaveGuard === guard) leaveGuard = null;
 }
 
+/**
+ * What had focus in the page, as it can be found again: a link by its address, a button by its
+ * `data-place` (one whose name changes meanwhile) or its name.
+ */
+const placeOf = (element: Element | null): string | null =>
+  element === null || element.closest('main') === null
+    ? null
+    : element instanceof HTMLAnchorElement
+      ? `a ${element.getAttribute('href') ?? ''}`
+      : element instanceof HTMLButtonElement
+        ? `button ${element.dataset.place ?? element.getAttribute('aria-label') ?? element.textContent}`
+        : null;
+
+/** Where the page was left: its scroll position and the link or button that had focus. */
 function rememberScroll(): void {
-  history.replaceState({ ...(history.state as object | null), scrollY: window.scrollY }, '');
+  history.replaceState(
+    {
+      ...(history.state as object | null),
+      scrollY: window.scrollY,
+      focus: placeOf(document.activeElement),
+    },
+    '',
+  );
+}
+
+/**
+ * Back on a page whose place was restored: focus returns to the link or button that had it when
+ * the page was left (the one that led away), rather than to a heading far above the view.
+ */
+export function restoreFocus(): void {
+  const focus = (history.state as { focus?: unknown } | null)?.focus;
+  if (typeof focus !== 'string') return;
+  const element = [...document.querySelectorAll<HTMLElement>('main a, main button')].find(
+    (candidate) => placeOf(candidate) === focus,
+  );
+  element?.focus({ preventScroll: true });
 }
 
 /** Where an entry stands in this tab's history. */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { listCategories, searchCatalog, type Listing, type SearchResult } from '../api/operations';
 import { Alert, Page } from '../components/ui';
-import { savedScroll, setQuery, useLocation } from '../router';
+import { restoreFocus, savedScroll, setQuery, useLocation } from '../router';
 import { licenceKindText, licenceText, lifecycleText, problemText } from '../words';
 
 type Facet = 'kind' | 'category' | 'protocol' | 'status' | 'license_kind';
@@ -149,7 +149,12 @@ export function CatalogPage() {
     if (restoring.current) {
       restoring.current = false;
       const y = savedScroll();
-      if (y !== null) requestAnimationFrame(() => window.scrollTo(0, y));
+      if (y !== null) {
+        requestAnimationFrame(() => {
+          window.scrollTo(0, y);
+          restoreFocus();
+        });
+      }
       return undefined;
     }
     const timer = setTimeout(() => void search(), 200);

@@ -12,7 +12,7 @@ import {
 import { usePlayer, type Me } from '../components/player-store';
 import { Alert, Page } from '../components/ui';
 import { credits } from '../format';
-import { navigate, savedScroll, setQuery, useLocation } from '../router';
+import { navigate, restoreFocus, savedScroll, setQuery, useLocation } from '../router';
 import { problemText } from '../words';
 
 const categories: Product['category'][] = [
@@ -76,7 +76,12 @@ export function PlayPage() {
           setError('');
           const y = returnTo.current;
           returnTo.current = null;
-          if (y !== null) requestAnimationFrame(() => window.scrollTo(0, y));
+          if (y !== null) {
+            requestAnimationFrame(() => {
+              window.scrollTo(0, y);
+              restoreFocus();
+            });
+          }
         },
         (failure: unknown) => {
           setError(problemText(failure));
@@ -240,6 +245,7 @@ export function PlayPage() {
                   disabled={product.stock_quantity === 0}
                   aria-disabled={opening !== null}
                   aria-label={`${open.has(product.id) ? 'Continue haggling' : 'Haggle'} for ${product.name}`}
+                  data-place={`haggle ${product.id}`}
                   onClick={() => void haggle(product)}
                 >
                   {opening === product.id
