@@ -457,6 +457,11 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     expect(await page.locator('#accept-short').textContent()).toMatch(/less than the .* asked/);
     // On the products page, the product's button goes back to this negotiation, and says so.
     const here = page.url();
+    // The list of negotiations says when an open one ends.
+    await page.goto(`${app.base()}/play/negotiations`);
+    await expect
+      .poll(() => page.locator('.list > li', { hasText: product.name }).first().textContent())
+      .toMatch(/In progress.*ends unless you offer by \d/);
     await page.goto(`${app.base()}/play`);
     const back = page.getByRole('button', { name: `Continue haggling for ${product.name}` });
     await expect.poll(() => back.count()).toBe(1);

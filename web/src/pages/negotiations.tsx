@@ -3,7 +3,7 @@ import { listNegotiations, type NegotiationPage } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
 import { usePlayer } from '../components/player-store';
 import { Alert, Page } from '../components/ui';
-import { credits, date } from '../format';
+import { credits, date, time } from '../format';
 import { problemText, statusText } from '../words';
 import { SignInFirst } from './sign-in-first';
 
@@ -60,6 +60,9 @@ export function NegotiationsPage() {
               <span class={`badge badge-${row.status}`}>{statusText[row.status]}</span>{' '}
               <span class="muted">
                 {row.rounds_count} of {row.max_rounds} offers · started {date(row.started_at)}
+                {row.status === 'active' && row.expires_at !== null
+                  ? ` · ends unless you offer by ${time(row.expires_at)}`
+                  : ''}
                 {row.final_price === null ? '' : ` · bought for ${credits(row.final_price)}`}
               </span>
             </li>
