@@ -342,6 +342,16 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.textContent))
       .toBe(await page.locator('.list > li > a').nth(20).textContent());
+    // Back from an older one: every row shown before, and focus on the one that was opened.
+    const older = page.locator('.list > li > a').nth(22);
+    const olderLink = await older.getAttribute('href');
+    await older.click();
+    await expect.poll(() => page.locator('h1').textContent()).toMatch(/^Haggling for /);
+    await page.goBack();
+    await expect.poll(() => page.locator('.list > li').count()).toBe(24);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('href')))
+      .toBe(olderLink);
     await app.audit('negotiations', { plainWords: true });
   });
 

@@ -4,6 +4,7 @@ import { PlayerBar, usePlayerStats } from '../components/player';
 import { usePlayer } from '../components/player-store';
 import { Alert, Page } from '../components/ui';
 import { credits, date, time } from '../format';
+import { restoreFocus, savedScroll } from '../router';
 import { problemText, statusText } from '../words';
 import { SignInFirst } from './sign-in-first';
 
@@ -19,19 +20,44 @@ export function NegotiationsPage() {
   // After "Show older negotiations": how many rows were shown, so focus moves to the first new one.
   const firstNew = useRef<number | null>(null);
 
-  const load = async (cursor?: string) => {
+  /** Reads pages from `cursor` on until at least `wanted` rows are added (one page at least). */
+  const load = async (cursor?: string, wanted = 0) => {
     if (me === null) return;
     try {
-      const page = await listNegotiations(me.key, cursor);
-      setRows((before) => (cursor === undefined ? page.items : [...(before ?? []), ...page.items]));
-      setNext(page.next_cursor);
+      let added: Row[] = [];
+      let after = cursor;
+      let more: string | null;
+      do {
+        const page = await listNegotiations(me.key, after);
+        added = [...added, ...page.items];
+        more = page.next_cursor;
+        after = more ?? undefined;
+      } while (added.length < wanted && more !== null);
+      setRows((before) => (cursor === undefined ? added : [...(before ?? []), ...added]));
+      setNext(more);
+      return true;
     } catch (failure) {
       setError(problemText(failure));
+      return false;
     }
   };
+  // Back to this page: as many rows as it showed, read afresh, and the reader's place in them.
   useEffect(() => {
-    void load();
+    const y = savedScroll();
+    const shown = (history.state as { shown?: unknown } | null)?.shown;
+    void load(undefined, y !== null && typeof shown === 'number' ? shown : 0).then((read) => {
+      if (read !== true || y === null) return;
+      requestAnimationFrame(() => {
+        window.scrollTo(0, y);
+        restoreFocus();
+      });
+    });
   }, [me?.key]);
+  // How many rows this entry of the history shows, for Back to show as many.
+  useEffect(() => {
+    if (rows === null) return;
+    history.replaceState({ ...(history.state as object | null), shown: rows.length }, '');
+  }, [rows?.length]);
   useEffect(() => {
     const from = firstNew.current;
     if (from === null || rows === null || rows.length <= from) return;
