@@ -557,6 +557,23 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Yes, sign out' }).click();
     await expect.poll(() => page.getByLabel('Your API key').count()).toBe(1);
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // Another player signing in on this page sees nothing of the first one's negotiation.
+    const other = `next${Date.now().toString(36)}`;
+    const registered = await fetch(`${app.base()}/api/players`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: other, email: `${other}@example.com` }),
+    });
+    const otherKey = ((await registered.json()) as { data: { api_key: string } }).data.api_key;
+    await page.getByLabel('Your API key').fill(otherKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.locator('.alert-error').textContent())
+      .toMatch(/^None of your negotiations has this address/);
+    expect(await page.locator('h1').textContent()).toBe('Negotiation');
+    expect(await page.locator('.chat').count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Yes, sign out' }).click();
     await page.getByLabel('Your API key').fill(apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.locator('.player-bar').count()).toBe(1);

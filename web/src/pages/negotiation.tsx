@@ -9,7 +9,7 @@ import {
   type SessionDetail,
 } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
-import { usePlayer } from '../components/player-store';
+import { usePlayer, type Me } from '../components/player-store';
 import { DealDone, cents, quickAmounts } from '../components/haggle-parts';
 import { PriceLadder } from '../components/price-ladder';
 import { Alert, Confirm, Page, describedBy } from '../components/ui';
@@ -17,8 +17,17 @@ import { amountProblem, credits, time } from '../format';
 import { endedWithoutDeal, objectionText, problemText, statusText } from '../words';
 import { SignInFirst } from './sign-in-first';
 
+/** A negotiation, for the player signed in; no one signed in gets the form to do so. */
 export function NegotiationPage(props: { id: string }) {
   const me = usePlayer();
+  if (me === null) return <SignInFirst title="Negotiation" />;
+  // Drawn afresh for each key: nothing read with one player's key (the negotiation, its
+  // deadline's timer) stays on the page for the next one to sign in.
+  return <Negotiation key={me.key} id={props.id} me={me} />;
+}
+
+function Negotiation(props: { id: string; me: Me }) {
+  const { me } = props;
   const [stats, refreshStats] = usePlayerStats(me);
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [reply, setReply] = useState<SellerReply | null>(null);
@@ -43,7 +52,6 @@ export function NegotiationPage(props: { id: string }) {
   const shown = useRef(0);
 
   const load = async () => {
-    if (me === null) return;
     try {
       setDetail(await getNegotiation(me.key, props.id));
     } catch (failure) {
@@ -60,7 +68,7 @@ export function NegotiationPage(props: { id: string }) {
   };
   useEffect(() => {
     void load();
-  }, [props.id, me?.key]);
+  }, [props.id]);
   // Whether this page has shown the negotiation active: only then is its end news, to be shown
   // and focused; a negotiation opened when already over starts at the page's heading.
   const seenActive = useRef(false);
@@ -102,7 +110,7 @@ export function NegotiationPage(props: { id: string }) {
   // open (this one runs ahead), it reads again a little later.
   useEffect(() => {
     const session = detail?.session;
-    if (me === null || session?.status !== 'active' || session.expires_at === null) return;
+    if (session?.status !== 'active' || session.expires_at === null) return;
     const wait = Math.max(Date.parse(session.expires_at) - Date.now() + 1000, 5000);
     const timer = setTimeout(() => {
       // Nothing was asked for: a read that fails says nothing, and the next action tells.
@@ -111,10 +119,11 @@ export function NegotiationPage(props: { id: string }) {
     return () => clearTimeout(timer);
   }, [detail]);
 
-  if (me === null) return <SignInFirst title="Negotiation" />;
   if (detail === null) {
     return (
       <Page title="Negotiation">
+        {/* Who is signed in: the negotiation may be another player's. */}
+        <PlayerBar me={me} stats={stats} />
         {error === '' ? (
           <p>Loading…</p>
         ) : (
