@@ -572,11 +572,27 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .toMatch(/^None of your negotiations has this address/);
     expect(await page.locator('h1').textContent()).toBe('Negotiation');
     expect(await page.locator('.chat').count()).toBe(0);
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Yes, sign out' }).click();
-    await page.getByLabel('Your API key').fill(apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('.player-bar').count()).toBe(1);
+    const signInAs = async (key: string) => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Yes, sign out' }).click();
+      await page.getByLabel('Your API key').fill(key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.locator('.player-bar').count()).toBe(1);
+    };
+    // The same on the list of negotiations, even when the new player's list cannot be read.
+    await signInAs(apiKey);
+    await page.getByRole('link', { name: 'Negotiations' }).click();
+    await expect.poll(() => page.locator('.list > li').count()).toBeGreaterThan(0);
+    const lists = /\/api\/haggle(\?|$)/;
+    await page.route(lists, (route) => route.abort());
+    try {
+      await signInAs(otherKey);
+      await expect.poll(() => page.locator('.alert-error').count()).toBe(1);
+      expect(await page.locator('.list > li').count()).toBe(0);
+    } finally {
+      await page.unroute(lists);
+    }
+    await signInAs(apiKey);
   });
 
   it('should keep the message box open while its text is cleared, and read products again after a failure', async () => {

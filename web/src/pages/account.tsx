@@ -1,24 +1,25 @@
 import { useEffect, useState } from 'preact/hooks';
 import { listTransactions, type Transaction } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
-import { usePlayer, type Me } from '../components/player-store';
+import type { Me } from '../components/player-store';
 import { Alert, CopyButton, Page, Saved } from '../components/ui';
 import { credits, date } from '../format';
 import { problemText } from '../words';
-import { SignInFirst } from './sign-in-first';
+import { ForPlayer } from './sign-in-first';
 
-export function AccountPage() {
-  const me = usePlayer();
+export const AccountPage = () => (
+  <ForPlayer title="Your stats" page={(me) => <Account me={me} />} />
+);
+
+function Account({ me }: { me: Me }) {
   const [stats, , statsError] = usePlayerStats(me);
   const [transactions, setTransactions] = useState<Transaction[] | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
-    if (me === null) return;
     listTransactions(me.key, me.id).then(setTransactions, (failure: unknown) =>
       setError(problemText(failure)),
     );
-  }, [me?.key]);
-  if (me === null) return <SignInFirst title="Your stats" />;
+  }, []);
   return (
     <Page title="Your stats">
       <PlayerBar me={me} stats={stats} />

@@ -9,22 +9,17 @@ import {
   type SessionDetail,
 } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
-import { usePlayer, type Me } from '../components/player-store';
+import type { Me } from '../components/player-store';
 import { DealDone, cents, quickAmounts } from '../components/haggle-parts';
 import { PriceLadder } from '../components/price-ladder';
 import { Alert, Confirm, Page, describedBy } from '../components/ui';
 import { amountProblem, credits, time } from '../format';
 import { endedWithoutDeal, objectionText, problemText, statusText } from '../words';
-import { SignInFirst } from './sign-in-first';
+import { ForPlayer } from './sign-in-first';
 
-/** A negotiation, for the player signed in; no one signed in gets the form to do so. */
-export function NegotiationPage(props: { id: string }) {
-  const me = usePlayer();
-  if (me === null) return <SignInFirst title="Negotiation" />;
-  // Drawn afresh for each key: nothing read with one player's key (the negotiation, its
-  // deadline's timer) stays on the page for the next one to sign in.
-  return <Negotiation key={me.key} id={props.id} me={me} />;
-}
+export const NegotiationPage = (props: { id: string }) => (
+  <ForPlayer title="Negotiation" page={(me) => <Negotiation id={props.id} me={me} />} />
+);
 
 function Negotiation(props: { id: string; me: Me }) {
   const { me } = props;

@@ -1,18 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { listNegotiations, type NegotiationPage } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
-import { usePlayer } from '../components/player-store';
+import type { Me } from '../components/player-store';
 import { Alert, Page } from '../components/ui';
 import { credits, date, time } from '../format';
 import { restoreFocus, savedScroll } from '../router';
 import { problemText, statusText } from '../words';
-import { SignInFirst } from './sign-in-first';
+import { ForPlayer } from './sign-in-first';
 
 type Row = NegotiationPage['items'][number];
 
 /** The player's negotiations, newest first, a page at a time as the API gives them. */
-export function NegotiationsPage() {
-  const me = usePlayer();
+export const NegotiationsPage = () => (
+  <ForPlayer title="Your negotiations" page={(me) => <Negotiations me={me} />} />
+);
+
+function Negotiations({ me }: { me: Me }) {
   const [stats] = usePlayerStats(me);
   const [rows, setRows] = useState<Row[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -22,7 +25,6 @@ export function NegotiationsPage() {
 
   /** Reads pages from `cursor` on until at least `wanted` rows are added (one page at least). */
   const load = async (cursor?: string, wanted = 0) => {
-    if (me === null) return;
     try {
       let added: Row[] = [];
       let after = cursor;
@@ -46,13 +48,13 @@ export function NegotiationsPage() {
     const y = savedScroll();
     const shown = (history.state as { shown?: unknown } | null)?.shown;
     void load(undefined, y !== null && typeof shown === 'number' ? shown : 0).then((read) => {
-      if (read !== true || y === null) return;
+      if (!read || y === null) return;
       requestAnimationFrame(() => {
         window.scrollTo(0, y);
         restoreFocus();
       });
     });
-  }, [me?.key]);
+  }, []);
   // How many rows this entry of the history shows, for Back to show as many.
   useEffect(() => {
     if (rows === null) return;
@@ -65,7 +67,6 @@ export function NegotiationsPage() {
     document.querySelectorAll<HTMLAnchorElement>('.list > li > a')[from]?.focus();
   }, [rows?.length]);
 
-  if (me === null) return <SignInFirst title="Your negotiations" />;
   return (
     <Page title="Your negotiations">
       <PlayerBar me={me} stats={stats} />

@@ -1,4 +1,6 @@
+import { Fragment, type VNode } from 'preact';
 import { SignIn } from '../components/player';
+import { usePlayer, type Me } from '../components/player-store';
 import { Page } from '../components/ui';
 
 /**
@@ -18,4 +20,15 @@ export function SignInFirst(props: { title: string }) {
       </div>
     </Page>
   );
+}
+
+/**
+ * A game page for the player signed in, drawn afresh for each key, so that nothing read with
+ * one player's key (a negotiation, a list, a timer) stays for the next to sign in; the sign-in
+ * form while no one is.
+ */
+export function ForPlayer(props: { title: string; page: (me: Me) => VNode }) {
+  const me = usePlayer();
+  if (me === null) return <SignInFirst title={props.title} />;
+  return <Fragment key={me.key}>{props.page(me)}</Fragment>;
 }
