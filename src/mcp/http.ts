@@ -155,8 +155,9 @@ function refusedIn(batch: unknown[], problems: (string | undefined)[]) {
   });
 }
 
+/** A cancellation notification (one with an id is a request, answered as any other). */
 const isCancellation = (message: unknown) =>
-  isRecord(message) && message.method === 'notifications/cancelled';
+  isRecord(message) && message.method === 'notifications/cancelled' && !('id' in message);
 
 /** What MCP clients send, and the transport requires, on a POST. */
 const MCP_ACCEPT = 'application/json, text/event-stream';

@@ -1,3 +1,5 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+
 /** JSON-RPC 2.0 messages as MCP receives them, over HTTP and stdio alike. */
 
 /** JSON-RPC's -32600, Invalid Request, for a message whose id is `id` (null when it has none). */
@@ -19,8 +21,24 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** The members a JSON-RPC 2.0 message may have. */
 const MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
 
-/** Why one message is no JSON-RPC 2.0 request, notification or response, or undefined. */
+/**
+ * Why one message is no JSON-RPC 2.0 request, notification or response the MCP transport takes,
+ * or undefined: in words for the common faults, else the first the transport's own schema finds
+ * (`params._meta` that is no object, say), which it would otherwise answer as a parse error.
+ */
 export function invalidMessage(message: unknown): string | undefined {
+  const problem = commonFault(message);
+  if (problem !== undefined) return problem;
+  const parsed = JSONRPCMessageSchema.safeParse(message);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const where =
+    issue === undefined || issue.path.length === 0 ? 'the message' : issue.path.join('.');
+  const what = (issue?.message ?? 'is not a JSON-RPC message').replace(/^Invalid input:\s*/, '');
+  return `Invalid Request: ${where}: ${what}.`;
+}
+
+function commonFault(message: unknown): string | undefined {
   if (!isRecord(message)) return 'Invalid Request: a JSON-RPC message is an object.';
   const { jsonrpc, method, id, params } = message;
   if (jsonrpc !== '2.0') return 'Invalid Request: "jsonrpc" must be "2.0".';

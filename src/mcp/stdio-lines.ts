@@ -1,25 +1,30 @@
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type TransformCallback, type Writable } from 'node:stream';
 import { invalidAnswer, invalidMessage, usableId } from './jsonrpc.js';
 
 /** The longest line taken: a message as large as the HTTP endpoint takes (64 KiB). */
 export const MAX_LINE_BYTES = 64 * 1024;
 
 const NEWLINE = 0x0a;
+const RETURN = 0x0d;
 
 /**
- * Standard input as the stdio transport should see it: only lines that are JSON-RPC messages.
- * The transport drops any other line without a word (a request with an id is then never
- * answered), and stops for good at a line over 10 MiB. Here each such line is answered on the
- * way out: -32700 for text that is not JSON, -32600 for JSON that is no message, for a batch
- * (over stdio each message has its own line) and for a line over 64 KiB; reading goes on.
+ * Standard input as the stdio transport should see it: only lines that are JSON-RPC messages
+ * it takes. The transport drops any other line without a word (a request with an id is then
+ * never answered), and stops for good at a line over 10 MiB. Here each such line is answered on
+ * `out`: -32700 for text that is not JSON, -32600 for JSON that is no message, for a batch (over
+ * stdio each message has its own line) and for a line over 64 KiB; reading goes on. Answers
+ * wait for `out` to drain, so that a flood of bad lines slows the reading rather than filling
+ * memory.
  */
 export class MessageLines extends Transform {
   private pending: Buffer[] = [];
   private size = 0;
   /** Inside a line already answered as too long: dropped up to its end. */
   private skipping = false;
+  /** Whether `out` asked to wait before more is written. */
+  private full = false;
 
-  constructor(private readonly answer: (reply: object) => void) {
+  constructor(private readonly out: Writable) {
     super();
   }
 
@@ -35,31 +40,51 @@ export class MessageLines extends Transform {
       const line = Buffer.concat([...this.pending, piece]);
       this.pending = [];
       this.size = 0;
-      if (line.length - 1 > MAX_LINE_BYTES) this.answer(tooLong());
+      if (contentLength(line) > MAX_LINE_BYTES) this.answer(tooLong());
       else this.admit(line);
     }
+    // A line still arriving is kept up to the limit (and a carriage return before its end).
     if (!this.skipping && rest.length > 0) {
       this.pending.push(rest);
       this.size += rest.length;
-      if (this.size > MAX_LINE_BYTES) {
+      if (this.size > MAX_LINE_BYTES + 1) {
         this.pending = [];
         this.size = 0;
         this.skipping = true;
         this.answer(tooLong());
       }
     }
-    done();
+    this.afterDrain(done);
   }
 
   /** A last line without its newline is taken as if it had one. */
   override _flush(done: TransformCallback): void {
-    if (!this.skipping && this.size > 0)
-      this.admit(Buffer.concat([...this.pending, Buffer.from('\n')]));
-    done();
+    if (!this.skipping && this.size > 0) {
+      const line = Buffer.concat([...this.pending, Buffer.from('\n')]);
+      if (contentLength(line) > MAX_LINE_BYTES) this.answer(tooLong());
+      else this.admit(line);
+    }
+    this.afterDrain(done);
   }
 
+  private afterDrain(done: TransformCallback): void {
+    if (!this.full) {
+      done();
+      return;
+    }
+    this.out.once('drain', () => {
+      this.full = false;
+      done();
+    });
+  }
+
+  private answer(reply: object): void {
+    if (!this.out.write(`${JSON.stringify(reply)}\n`)) this.full = true;
+  }
+
+  /** Reads the line as the transport will (the bytes before its end of line, nothing trimmed). */
   private admit(line: Buffer): void {
-    const text = line.toString('utf8').trim();
+    const text = line.subarray(0, contentLength(line)).toString('utf8');
     if (text === '') return;
     let message: unknown;
     try {
@@ -82,6 +107,14 @@ export class MessageLines extends Transform {
     if (problem === undefined) this.push(line);
     else this.answer(invalidAnswer(problem, usableId(message)));
   }
+}
+
+/** A line's length without its end of line (`\n` or `\r\n`). */
+function contentLength(line: Buffer): number {
+  let end = line.length;
+  if (end > 0 && line[end - 1] === NEWLINE) end -= 1;
+  if (end > 0 && line[end - 1] === RETURN) end -= 1;
+  return end;
 }
 
 const tooLong = () =>

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     },
   });
   // Lines that are no JSON-RPC message are answered here; the transport reads the rest.
-  const lines = new MessageLines((reply) => process.stdout.write(`${JSON.stringify(reply)}\n`));
+  const lines = new MessageLines(process.stdout);
   process.stdin.pipe(lines);
   await server.connect(plainErrors(new StdioServerTransport(lines, process.stdout)));
 }

@@ -165,6 +165,8 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       '{"jsonrpc": "2.0", "id": 1, "method": "ping", "foo": 1}',
       '{"jsonrpc": "2.0", "id": 1, "method": "ping", "result": {}}',
       '{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "x"}}',
+      // What the transport's own schema refuses, which it answered as a parse error.
+      '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": 5}}',
       // Two requests of one batch with one id.
       '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]',
       // A batch of more than 10 messages.
@@ -219,6 +221,11 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     );
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toMatchObject([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    // A request named like the notification is a request: answered, as an unknown method.
+    const asked = await post(
+      '[{"jsonrpc": "2.0", "id": 7, "method": "notifications/cancelled", "params": {"requestId": 1}}]',
+    );
+    expect(asked.json()).toMatchObject([{ id: 7, error: { code: -32601 } }]);
     const onlyCancel = await post(
       '[{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}]',
     );
