@@ -79,16 +79,27 @@ export function createMcpServer(tools: CompiledTool[], options: ServerOptions): 
   const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
   const callers = options.callers ?? new CallerCache();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map(({ spec, inputSchema, outputSchema }) => ({
-      name: spec.name,
-      title: spec.title,
-      description: spec.description,
-      inputSchema,
-      outputSchema,
-      annotations: spec.annotations,
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    // Every tool is on the one page this answers: no cursor was ever given out to follow.
+    if (request.params?.cursor !== undefined) {
+      throw Object.assign(
+        new Error(
+          'Invalid params: params.cursor: every tool is listed at once, there is no page to follow.',
+        ),
+        { code: ErrorCode.InvalidParams },
+      );
+    }
+    return {
+      tools: tools.map(({ spec, inputSchema, outputSchema }) => ({
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        inputSchema,
+        outputSchema,
+        annotations: spec.annotations,
+      })),
+    };
+  });
 
   server.setRequestHandler(ToolsCall, (call) => {
     // Checked against CallToolRequestSchema by the SDK before this runs (see ToolsCall).

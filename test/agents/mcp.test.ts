@@ -234,6 +234,14 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     // A __proto__ key is dropped, as any unknown field is ignored.
     const proto = await post('{"jsonrpc": "2.0", "id": 1, "method": "ping", "__proto__": {}}');
     expect(proto.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    // tools/list has one page: a cursor is none it gave out (the specification's -32602).
+    const paged = await post(
+      '{"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"cursor": "garbage"}}',
+    );
+    expect(paged.json()).toMatchObject({
+      id: 2,
+      error: { code: -32602, message: expect.stringContaining('params.cursor') as string },
+    });
     const ping = await post('{"jsonrpc": "2.0", "id": "p", "method": "ping"}');
     expect(ping.json()).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
     const notJson = await post('method=tools/list', 'application/x-www-form-urlencoded');
