@@ -105,6 +105,9 @@ function compact(
   const result: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'example' || (output && INPUT_ONLY.has(key))) continue;
+    // The API's own keywords (`x-pattern-message`: its words for a pattern, which the
+    // description says too) are no JSON Schema: a strict validator refuses the whole schema.
+    if (key.startsWith('x-')) continue;
     if (output && ((key === 'format' && value === 'uri') || value === false)) continue;
     if (key === 'description' && typeof value === 'string' && !output) {
       result.description = briefly(value);

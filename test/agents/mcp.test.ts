@@ -1,6 +1,8 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promisify } from 'node:util';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
@@ -44,6 +46,13 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       expect(typeof tool.annotations?.destructiveHint, tool.name).toBe('boolean');
       // No UUID pattern written out: ids refer to one definition, or are a plain format.
       expect(JSON.stringify(tool), tool.name).not.toContain('[0-9a-fA-F]{8}');
+    }
+    // Each schema compiles in a strict JSON Schema 2020-12 validator, as a host may compile it.
+    const strict = addFormats.default(new Ajv2020.default({ strict: true }));
+    for (const tool of tools) {
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        expect(() => strict.compile(schema as object), tool.name).not.toThrow();
+      }
     }
     const make = tools.find((tool) => tool.name === 'accept_counter_offer');
     expect(make?.outputSchema?.$defs).toMatchObject({ uuid: { format: 'uuid' } });
