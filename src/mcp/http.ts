@@ -40,7 +40,11 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       throw new AppError('forbidden', 'Requests from this Origin are not accepted here.');
     }
     const invalid = invalidRequest(request.body);
-    if (invalid !== undefined) return reply.code(400).send(invalidAnswer(invalid));
+    if (invalid !== undefined) {
+      // A single message keeps its id where it has a usable one, as in a batch.
+      const id = Array.isArray(request.body) ? null : usableId(request.body);
+      return reply.code(400).send(invalidAnswer(invalid, id));
+    }
     // A batch is answered for its valid messages, with an error for each invalid one.
     const batch = Array.isArray(request.body) ? (request.body as unknown[]) : undefined;
     const problems = batch?.map(invalidMessage) ?? [];

@@ -156,38 +156,45 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         data: { code: 'invalid_json' },
       },
     });
-    // JSON that is no JSON-RPC request is Invalid Request (-32600), not a parse error.
-    for (const payload of [
-      '{"id": 1, "method": "ping"}',
-      '{"jsonrpc": "1.0", "id": 1, "method": "ping"}',
-      '{"jsonrpc": "2.0", "id": null, "method": "ping"}',
-      '{"jsonrpc": "2.0", "id": 1}',
-      '"hello"',
-      'null',
-      '[]',
+    // JSON that is no JSON-RPC request is Invalid Request (-32600), not a parse error, answered
+    // with the message's id where it has one a response can carry.
+    for (const [payload, id] of [
+      ['{"id": 1, "method": "ping"}', 1],
+      ['{"jsonrpc": "1.0", "id": 1, "method": "ping"}', 1],
+      ['{"jsonrpc": "2.0", "id": null, "method": "ping"}', null],
+      ['{"jsonrpc": "2.0", "id": 1}', 1],
+      ['"hello"', null],
+      ['null', null],
+      ['[]', null],
       // Valid JSON in other shapes: an id that is no whole number, params that are no object,
       // a member JSON-RPC does not have, a request that is also a response.
-      '{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}',
-      '{"jsonrpc": "2.0", "id": 9007199254740993, "method": "ping"}',
-      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": null}',
-      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": [1]}',
-      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "foo": 1}',
-      '{"jsonrpc": "2.0", "id": 1, "method": "ping", "result": {}}',
-      '{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "x"}}',
+      ['{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}', null],
+      ['{"jsonrpc": "2.0", "id": 9007199254740993, "method": "ping"}', null],
+      ['{"jsonrpc": "2.0", "id": "a", "method": "ping", "params": null}', 'a'],
+      ['{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": [1]}', 1],
+      ['{"jsonrpc": "2.0", "id": 7, "method": "ping", "foo": 1}', 7],
+      ['{"jsonrpc": "2.0", "id": 1, "method": "ping", "result": {}}', 1],
+      ['{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "x"}}', 1],
       // What the transport's own schema refuses, which it answered as a parse error.
-      '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": 5}}',
+      ['{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": 5}}', 1],
       // Two requests of one batch with one id.
-      '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]',
+      [
+        '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]',
+        null,
+      ],
       // A batch of more than 10 messages.
-      JSON.stringify(
-        Array.from({ length: 11 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })),
-      ),
-    ]) {
+      [
+        JSON.stringify(
+          Array.from({ length: 11 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })),
+        ),
+        null,
+      ],
+    ] as const) {
       const invalid = await post(payload);
       expect(invalid.statusCode, payload).toBe(400);
       expect(invalid.json(), payload).toMatchObject({
         jsonrpc: '2.0',
-        id: null,
+        id,
         error: { code: -32600, data: { code: 'malformed_request' } },
       });
     }
