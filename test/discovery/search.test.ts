@@ -100,6 +100,19 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     // What is missing is the need with the filters that narrowed it.
     const narrowed = (await search('?q=vector%20database&protocol=ruby')).body.data;
     expect(narrowed.capability_request?.body.task).toBe('vector database (protocol: ruby)');
+    // A credential in a filter stays out of it too.
+    const inFilter = (
+      await search(`?q=vector%20database&category=${pasted}&protocol=ghp_${'a'.repeat(36)}`)
+    ).body.data;
+    expect(inFilter.capability_request?.body.task).toBe(
+      'vector database (category: [redacted], protocol: [redacted])',
+    );
+    const filedAsGiven = await t.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: inFilter.capability_request?.body,
+    });
+    expect(filedAsGiven.statusCode).toBe(201);
     // Parts that match do not hide that nothing fits the whole need.
     const parts = (await search('?q=redis.lua')).body.data;
     expect(parts.items.length).toBeGreaterThan(0);

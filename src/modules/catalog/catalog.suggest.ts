@@ -87,8 +87,11 @@ export function requestTask(
   const narrowed = (['kind', 'category', 'protocol'] as const)
     .filter((name) => filters[name] !== undefined)
     .map((name) => `${name}: ${String(filters[name])}`);
-  // A credential typed into the search stays out of the request, which would be refused with it.
-  const need = withoutSecrets(q).trim().replace(/\s+/g, ' ');
-  const task = narrowed.length === 0 ? need : `${need} (${narrowed.join(', ')})`.trim();
+  const need = q.trim().replace(/\s+/g, ' ');
+  // A credential typed into the search or a filter stays out of the request, which would be
+  // refused with it.
+  const task = withoutSecrets(
+    narrowed.length === 0 ? need : `${need} (${narrowed.join(', ')})`.trim(),
+  );
   return task.length >= TASK_MIN_CHARACTERS ? task : `A capability for: ${task}`;
 }
