@@ -12,7 +12,7 @@ import { documentHeaders } from './http/openapi.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { registerCors } from './http/cors.js';
+import { corsHeaders, registerCors } from './http/cors.js';
 import { mcpRoutes } from './mcp/http.js';
 import {
   answerClientError,
@@ -63,6 +63,7 @@ function refuseWhileClosing(app: FastifyInstance): void {
 /** Builds the whole service without listening; tests call it and use `inject`. */
 export async function buildApp(options: AppOptions) {
   const { config, store } = options;
+  const setCorsHeaders = corsHeaders(config.corsOrigins);
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -72,9 +73,13 @@ export async function buildApp(options: AppOptions) {
     // Long enough for any id the routes accept, so their schemas (not the router) answer it.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {
+      // No hook has run: the answer still tells a page on another origin it may read it.
+      setCorsHeaders(request, reply);
       answerFrameworkError(error, request, reply, sendNotFoundPage);
     },
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => {
+      answerClientError(error, socket, { anyOrigin: config.corsOrigins === null });
+    },
     // Answered below, as the API's envelope (Fastify's own 503 has another shape).
     return503OnClosing: false,
     // Longer than the 60 s a load balancer commonly keeps an idle connection: it is the one to

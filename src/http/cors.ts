@@ -1,12 +1,13 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 
 /** How long browsers may reuse a preflight answer. */
 export const CORS_MAX_AGE_SECONDS = 86_400;
 
 /** Response headers a page on another origin may read. */
-const EXPOSED_HEADERS = [
+export const EXPOSED_HEADERS = [
+  'etag',
   'link',
   'location',
   'retry-after',
@@ -50,33 +51,47 @@ export async function registerCors(
     await preflights.register(cors, {
       origin: origins === null ? '*' : [...origins],
       methods: ['GET', 'HEAD', 'POST', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'mcp-protocol-version'],
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'if-none-match',
+        'x-request-id',
+        'mcp-protocol-version',
+      ],
       exposedHeaders: EXPOSED_HEADERS,
       credentials: false,
       maxAge: CORS_MAX_AGE_SECONDS,
     });
   });
 
-  if (origins === null) {
-    app.addHook('onRequest', (request, reply, done) => {
-      if (request.method !== 'OPTIONS') {
-        reply.header('access-control-allow-origin', '*');
-        reply.header('access-control-expose-headers', EXPOSED_HEADERS);
-      }
-      done();
-    });
-    return;
-  }
-  const allowed = new Set(origins);
+  const setHeaders = corsHeaders(origins);
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'OPTIONS') {
-      reply.header('vary', 'Origin');
-      const origin = request.headers.origin;
-      if (origin !== undefined && allowed.has(origin)) {
-        reply.header('access-control-allow-origin', origin);
-      }
-      reply.header('access-control-expose-headers', EXPOSED_HEADERS);
-    }
+    if (request.method !== 'OPTIONS') setHeaders(request, reply);
     done();
   });
+}
+
+/**
+ * What every answer but a preflight carries for pages on other origins: the allowed origin
+ * (any, or the request's own when `origins` names it, varying by it), and the exposed headers.
+ * Also set on the answers the router makes before any hook runs.
+ */
+export function corsHeaders(
+  origins: readonly string[] | null,
+): (request: FastifyRequest, reply: FastifyReply) => void {
+  if (origins === null) {
+    return (_request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    };
+  }
+  const allowed = new Set(origins);
+  return (request, reply) => {
+    reply.header('vary', 'Origin');
+    const origin = request.headers.origin;
+    if (origin !== undefined && allowed.has(origin)) {
+      reply.header('access-control-allow-origin', origin);
+    }
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+  };
 }

@@ -10,6 +10,7 @@ import type {
 import { isStorageUnavailable } from '../db/errors.js';
 import { AppError, storageUnavailable, validationHeadline } from './errors.js';
 import { withoutTrailingSlashes } from './paths.js';
+import { EXPOSED_HEADERS } from './cors.js';
 import { setHeadersWithoutHooks } from './response-headers.js';
 import { fieldProblems } from './validation.js';
 
@@ -171,7 +172,11 @@ export function answerFrameworkError(
  * after a body that do not form a request, a request that took too long): the answer is written
  * straight to the socket, still as the envelope, and the connection is closed.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(
+  error: Error & { code?: string },
+  socket: Socket,
+  cors: { anyOrigin: boolean },
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const known =
     error.code === 'HPE_HEADER_OVERFLOW'
@@ -188,6 +193,10 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       `HTTP/1.1 ${known.status} ${statusText[known.status] ?? 'Error'}\r\n` +
         'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
         `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+        // Any page may read it where any origin may call (the request's Origin is not known).
+        (cors.anyOrigin
+          ? `Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS}\r\n`
+          : '') +
         // No request was parsed, so none was logged: the id is only for the client to quote.
         `X-Request-Id: ${randomUUID()}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

@@ -137,6 +137,8 @@ describe('CORS', () => {
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-methods']).toContain('POST');
     expect(response.headers['access-control-allow-headers']).toContain('authorization');
+    // A page can revalidate what it read (If-None-Match) and read the tag to send (ETag).
+    expect(response.headers['access-control-allow-headers']).toContain('if-none-match');
     expect(response.headers['access-control-max-age']).toBe('86400');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });
@@ -149,7 +151,7 @@ describe('CORS', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     const exposed = String(response.headers['access-control-expose-headers']);
-    for (const header of ['retry-after', 'ratelimit-remaining', 'x-request-id']) {
+    for (const header of ['etag', 'retry-after', 'ratelimit-remaining', 'x-request-id']) {
       expect(exposed).toContain(header);
     }
     const missing = await t.app.inject({

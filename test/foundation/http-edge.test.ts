@@ -14,6 +14,9 @@ function expectHeadersOfEveryAnswer(headers: Record<string, unknown>): void {
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['content-security-policy']).toEqual(expect.any(String));
   expect(headers['cache-control']).toBe('no-store');
+  // A page on another origin can read the error too (a browser would report none otherwise).
+  expect(headers['access-control-allow-origin']).toBe('*');
+  expect(String(headers['access-control-expose-headers'])).toContain('x-request-id');
 }
 
 function rawExchange(port: number, bytes: string): Promise<string> {
@@ -88,6 +91,7 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(raw).toMatch(/^HTTP\/1\.1 431 /);
       expect(envelopes(raw)).toEqual(['headers_too_large']);
       expect(raw).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
+      expect(raw).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/);
     });
 
     it('should answer bytes after a body longer than its Content-Length in the envelope', async () => {
@@ -120,9 +124,12 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       answerClientError(
         Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
         socket,
+        { anyOrigin: false },
       );
       expect(written).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
       expect(written).toMatch(/\r\nConnection: close\r\n/);
+      // Where only named origins may call, a request whose Origin is unknown names none.
+      expect(written).not.toMatch(/Access-Control/i);
       expect(envelopes(written)).toEqual(['request_timeout']);
       expect(destroyed).toBe(true);
     });
