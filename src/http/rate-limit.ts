@@ -29,12 +29,15 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   // Created once, so every authenticated route shares one counter per player and one per address.
   const perMinute = { max: config.limits.gameRequestsPerMinute, timeWindow: 60_000 };
   const perPlayer = (request: FastifyRequest) => `player:${request.playerId}`;
+  const rotations = { max: KEY_ROTATIONS_PER_MINUTE, timeWindow: 60_000 };
+  const keyRotations = (request: FastifyRequest) => `key-rotation:${request.playerId}`;
   const failedAuthentication = (request: FastifyRequest) => `auth-failed:${clientOf(request.ip)}`;
   app.decorate(
     'gameLimits',
     redis === undefined
       ? {
           perPlayer: countedInMemory(perMinute.max, perMinute.timeWindow, perPlayer),
+          keyRotations: countedInMemory(rotations.max, rotations.timeWindow, keyRotations),
           failedAuthentication: countedInMemory(
             perMinute.max,
             perMinute.timeWindow,
@@ -43,10 +46,18 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
         }
       : {
           perPlayer: app.rateLimit({ ...perMinute, keyGenerator: perPlayer }),
+          keyRotations: app.rateLimit({ ...rotations, keyGenerator: keyRotations }),
           failedAuthentication: app.rateLimit({ ...perMinute, keyGenerator: failedAuthentication }),
         },
   );
 }
+
+/**
+ * Key rotations a player may make in a minute. Counted on their own: a player whose requests
+ * used up the per-player limit (a runaway client, or someone holding a leaked key) can still
+ * replace the key at once.
+ */
+export const KEY_ROTATIONS_PER_MINUTE = 10;
 
 const rateLimited = (after: string) =>
   new AppError('rate_limited', `Too many requests; retry in ${after}.`);
@@ -104,10 +115,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * Hooks for the game's authenticated routes: `perPlayer` counts requests per player after
-     * authentication (a new key does not reset it); `failedAuthentication` counts failed
-     * authentications per client address (so unknown keys share one counter).
+     * authentication (a new key does not reset it), `keyRotations` a player's key rotations
+     * instead; `failedAuthentication` counts failed authentications per client address (so
+     * unknown keys share one counter).
      */
-    gameLimits: { perPlayer: RateLimitHook; failedAuthentication: RateLimitHook };
+    gameLimits: {
+      perPlayer: RateLimitHook;
+      keyRotations: RateLimitHook;
+      failedAuthentication: RateLimitHook;
+    };
   }
 }
 

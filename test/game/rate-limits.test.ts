@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { testDialects } from '../helpers/databases.js';
 import { expectNoSecretsIn } from '../helpers/game-checks.js';
 import { GameClient, type TestPlayer } from '../helpers/game.js';
+import { KEY_ROTATIONS_PER_MINUTE } from '../../src/http/rate-limit.js';
 import { register } from '../../src/modules/players/players.service.js';
 
 describe.each(testDialects)('rate limits (%s)', (dialect) => {
@@ -92,8 +93,34 @@ describe.each(testDialects)('rate limits (%s)', (dialect) => {
     );
     statuses.push(rotated.status);
     const fresh = { ...player, auth: { authorization: `Bearer ${rotated.body.data.api_key}` } };
-    for (let i = 0; i < 2; i++) statuses.push((await client.get('/api/inventory', fresh)).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    for (let i = 0; i < 3; i++) statuses.push((await client.get('/api/inventory', fresh)).status);
+    // The rotation itself is counted on its own (below): three requests before, two after.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+  });
+
+  it('should let a player at the limit replace the key, up to a limit of its own', async () => {
+    let player = await registered('limit_leaked');
+    // Someone holding the key uses up the player's requests.
+    for (let i = 0; i < 6; i++) await client.get('/api/inventory', player);
+    expect((await client.get('/api/inventory', player)).status).toBe(429);
+    const statuses: number[] = [];
+    for (let i = 0; i <= KEY_ROTATIONS_PER_MINUTE; i++) {
+      const rotated = await client.post<{ api_key: string }>(
+        `/api/players/${player.id}/rotate-key`,
+        {},
+        player,
+      );
+      statuses.push(rotated.status);
+      if (rotated.status !== 200) {
+        expect(rotated.body.code).toBe('rate_limited');
+        expect(rotated.response.headers['ratelimit-limit']).toBe(String(KEY_ROTATIONS_PER_MINUTE));
+        break;
+      }
+      player = { ...player, auth: { authorization: `Bearer ${rotated.body.data.api_key}` } };
+    }
+    expect(statuses).toEqual([...Array<number>(KEY_ROTATIONS_PER_MINUTE).fill(200), 429]);
+    // The new key plays on the player's count, still used up.
+    expect((await client.get('/api/inventory', player)).status).toBe(429);
   });
 
   it('should count failed authentications per address, whatever key is sent', async () => {

@@ -336,7 +336,7 @@ export interface paths {
         put?: never;
         /**
          * Replace your API key
-         * @description Returns a new key, shown only this once; the old key stops working at once.
+         * @description Returns a new key, shown only this once; the old key stops working at once. Rotations have a limit of their own (10 a minute per player): a player whose requests reached the per-player limit can still replace the key.
          */
         post: operations["rotateApiKey"];
         delete?: never;

@@ -12,6 +12,10 @@ declare module 'fastify' {
     /** The SHA-256 of the API key that authenticated this request ('' on public routes). */
     apiKeyHash: string;
   }
+  interface FastifyContextConfig {
+    /** The route replaces the key: counted on the player's key rotations, not its requests. */
+    rotatesKey?: boolean;
+  }
 }
 
 /** A request without a player's key: what came instead, and what to send. */
@@ -29,7 +33,8 @@ function unauthorized(header: string | undefined, key: string | null): AppError 
 
 /**
  * Wraps the game's authenticated routes: each request must carry a player's API key (401
- * otherwise), is counted per player once authenticated (so a new key does not reset the count),
+ * otherwise), is counted per player once authenticated (so a new key does not reset the count;
+ * a key rotation is counted on its own, so a player at the limit can still replace the key),
  * and every failed authentication is counted per client address (so guessing keys is limited
  * too). The key is checked as the request arrives, before its body is read or validated: a
  * request without a valid key is 401 whatever else is wrong with it. The routes' OpenAPI
@@ -52,7 +57,11 @@ export function authenticatedRoutes(
       request.playerId = playerId;
       request.apiKeyHash = keyHash ?? '';
       // Counted in this process, the answer is immediate: no promise to wait for.
-      const counted = app.gameLimits.perPlayer(request, reply);
+      const limit =
+        request.routeOptions.config.rotatesKey === true
+          ? app.gameLimits.keyRotations
+          : app.gameLimits.perPlayer;
+      const counted = limit(request, reply);
       if (counted !== undefined) await counted;
     });
     app.addHook('onRoute', (route) => {
