@@ -13,6 +13,7 @@ import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { corsHeaders, registerCors } from './http/cors.js';
+import { jsonBodyParser } from './http/json-body.js';
 import { mcpRoutes } from './mcp/http.js';
 import {
   answerClientError,
@@ -100,17 +101,15 @@ export async function buildApp(options: AppOptions) {
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only; anything else is answered 415 rather than parsed as text.
   app.removeContentTypeParser('text/plain');
-  // No body at all is no JSON syntax error, whatever Content-Type says: many clients send
-  // `Content-Type: application/json` on every request, a DELETE included.
   // A `__proto__` key (or `constructor.prototype`), which could reach every object's prototype,
   // is dropped like any other field an operation does not take.
   const json = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') done(null, undefined);
-    else void json(request, text, done);
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    jsonBodyParser((request, text, done) => void json(request, text, done)),
+  );
   app.decorateReply('errorCode', undefined);
   logRequests(app);
   installErrorHandling(app, sendNotFoundPage);

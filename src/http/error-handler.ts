@@ -218,10 +218,14 @@ const statusText: Record<number, string> = {
  */
 export const JSON_RPC_ERRORS = { errors: 'json-rpc' } as const;
 
+/** Whether the request's route speaks JSON-RPC (its config is `JSON_RPC_ERRORS`). */
+export const speaksJsonRpc = (request: FastifyRequest): boolean =>
+  (request.routeOptions.config as { errors?: string }).errors === JSON_RPC_ERRORS.errors;
+
 function send(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'unauthorized') reply.header('www-authenticate', 'Bearer');
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  if ((reply.request.routeOptions.config as { errors?: string }).errors === 'json-rpc') {
+  if (speaksJsonRpc(reply.request)) {
     return reply.code(error.status).send({
       jsonrpc: '2.0',
       id: null,

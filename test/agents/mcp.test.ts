@@ -425,6 +425,12 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         ['get_listing', { id: 'x\ud800' }, 'without a lone surrogate'],
         ['search_catalog', { q: '\udc00' }, 'without a lone surrogate'],
         ['read_request', { receipt_token: 'rq_\ud800', id: 'x' }, 'without a lone surrogate'],
+        // In a body it can travel, and the API refuses it as no text.
+        [
+          'file_request',
+          { task: 'An MCP server \ud800 for replicas', kind: 'capability' },
+          'surrogate pair',
+        ],
       ];
       for (const [tool, args, message] of refusals) {
         const answer = await call(client, tool, args);

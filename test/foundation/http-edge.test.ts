@@ -134,6 +134,59 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(destroyed).toBe(true);
     });
 
+    it('should take JSON bodies as UTF-8 text only, refusing bytes and strings that are none', async () => {
+      const file = (payload: Buffer | string, contentType = 'application/json') =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/requests',
+          headers: { 'content-type': contentType },
+          payload,
+        });
+      const task = (text: string) => `{"kind":"capability","task":"${text}"}`;
+      // A byte that is no UTF-8 (Latin-1's é) is refused, not stored as U+FFFD.
+      const latin1 = Buffer.from(task('A caf\xe9 ordering agent'), 'latin1');
+      const bytes = await file(latin1);
+      expect(bytes.statusCode).toBe(400);
+      expect(bytes.json()).toEqual({
+        success: false,
+        code: 'invalid_json',
+        error: 'The body is not valid UTF-8.',
+      });
+      const labelled = await file(latin1, 'application/json; charset=ISO-8859-1');
+      expect(labelled.json()).toMatchObject({
+        code: 'invalid_json',
+        error:
+          'The body is not valid UTF-8 (JSON is always UTF-8; charset=ISO-8859-1 is not taken).',
+      });
+      // A charset changes nothing (RFC 8259): a body that is UTF-8 is taken whatever it says.
+      const ascii = await file(
+        task('An MCP server for our replicas'),
+        'application/json; charset=us-ascii',
+      );
+      expect(ascii.statusCode).toBe(201);
+      // Half of a surrogate pair is no text; a whole pair (an emoji) is.
+      const lone = await file(task('An MCP server \\ud800 for replicas'));
+      expect(lone.statusCode).toBe(400);
+      expect(lone.json()).toMatchObject({
+        code: 'validation_error',
+        details: [{ field: 'task', message: expect.stringMatching(/surrogate/) as string }],
+      });
+      const low = await file(
+        '{"kind":"capability","task":"An MCP server for replicas","contact":"\\uDFFF"}',
+      );
+      expect(low.json()).toMatchObject({ details: [{ field: 'contact' }] });
+      const pair = await file(task('An MCP server for replicas \\ud83d\\ude00'));
+      expect(pair.statusCode).toBe(201);
+      const { id, token } = pair.json<{ data: { id: string; token: string } }>().data;
+      const stored = await t.app.inject({
+        url: `/api/requests/${id}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(stored.json<{ data: { task: string } }>().data.task).toBe(
+        'An MCP server for replicas \u{1F600}',
+      );
+    });
+
     it('should document every code it answers with', () => {
       for (const code of [
         'malformed_request',
