@@ -66,6 +66,35 @@ function numericFields(schema: unknown): [string, RegExp][] {
   });
 }
 
+/** The fields of a query string that take one value (every field but a list). */
+function singleValued(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties;
+  if (properties === undefined) return [];
+  return Object.entries(properties).flatMap(([name, property]) =>
+    property.type === 'array' ? [] : [name],
+  );
+}
+
+/**
+ * A field of one value given more than once (`?kind=tool&kind=agent`), which the query string's
+ * parser makes a list: said as such, rather than as a value of the wrong type or outside the
+ * allowed ones.
+ */
+function repeated(data: unknown, fields: readonly string[]): ErrorObject | undefined {
+  if (fields.length === 0 || typeof data !== 'object' || data === null) return undefined;
+  const values = data as Record<string, unknown>;
+  const name = fields.find((field) => Array.isArray(values[field]));
+  if (name === undefined) return undefined;
+  const times = (values[name] as unknown[]).length;
+  return {
+    instancePath: `/${name}`,
+    schemaPath: '#',
+    keyword: 'repeated',
+    params: {},
+    message: `was given ${times} times; give it once`,
+  };
+}
+
 /**
  * The first numeric field whose text is not a plain decimal number. Coercion takes whatever
  * JavaScript's `Number` reads (`0x10`, `1e1`, ` 5`, `+5`); a client that sent those most likely
@@ -133,9 +162,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const playerPath = httpPart === 'params' && url.startsWith('/api/players/:id');
   const numeric = httpPart === 'body' ? [] : numericFields(schema);
   const nullable = httpPart === 'body' ? optionalNotNull(schema) : [];
+  const single = httpPart === 'querystring' ? singleValued(schema) : [];
   const validate: Validate = (data) => {
     dropNulls(data, nullable);
-    const malformed = notDecimal(data, numeric);
+    const malformed = repeated(data, single) ?? notDecimal(data, numeric);
     if (malformed !== undefined) {
       validate.errors = [malformed];
       return false;
@@ -203,6 +233,8 @@ function phrase(error: AjvError): string {
       return NUL_MESSAGE;
     case 'me':
       return ME_MESSAGE;
+    case 'repeated':
+      return error.message ?? 'was given more than once; give it once';
     case 'required':
       return 'is required';
     case 'enum':

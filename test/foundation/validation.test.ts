@@ -117,6 +117,20 @@ describe.each(testDialects)('validation (%s)', (dialect) => {
       expectFieldProblem(await t.app.inject('/api/catalog?limit=-1'), 'limit', /at least 1/);
     });
 
+    it('should say a query parameter of one value was given more than once', async () => {
+      for (const [query, field] of [
+        ['kind=tool&kind=agent', 'kind'],
+        ['limit=5&limit=5', 'limit'],
+        ['q=vector&q=database&q=search', 'q'],
+      ] as const) {
+        const response = await t.app.inject(`/api/catalog?${query}`);
+        const times = query.split('&').length;
+        expectFieldProblem(response, field, new RegExp(`^was given ${times} times; give it once$`));
+      }
+      const products = await t.app.inject('/api/products?category=Books&category=Games');
+      expectFieldProblem(products, 'category', /^was given 2 times; give it once$/);
+    });
+
     it('should list the allowed values of an enum', async () => {
       const filed = await t.app.inject({
         method: 'POST',
