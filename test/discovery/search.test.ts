@@ -157,6 +157,14 @@ describe.each(testDialects)('catalog search for needs (%s)', (dialect) => {
     expect((await ids('replacement for autogen'))[0]).toBe('microsoft-agent-framework');
     // Naming nothing of the catalog, the words are searched as they are.
     expect(await ids('alternative to zzqqxxyy')).toEqual(await ids('alternative zzqqxxyy'));
+    // A query that is itself an alias names its listings, which come first.
+    const aliased = [...listings.values()]
+      .filter((listing) => listing.aliases?.includes('Postman alternative'))
+      .map((listing) => listing.id)
+      .sort();
+    expect(aliased.length).toBeGreaterThan(0);
+    const postman = await ids('Postman alternative');
+    expect(postman.slice(0, aliased.length).sort()).toEqual(aliased);
   });
 
   it('should name the categories a category filter naming none may have meant', async () => {

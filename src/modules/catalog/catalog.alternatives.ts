@@ -4,7 +4,7 @@ import type { Store } from '../../db/database.js';
 import { exactTerm } from './catalog.index.js';
 import { decodePostings } from './catalog.posting-list.js';
 import { listingsBySeq, termBlocks } from './catalog.search.repository.js';
-import { nameKey } from './catalog.text.js';
+import { nameKey, stem } from './catalog.text.js';
 
 /** Words that ask for something else in place of what they name (stop words already left out). */
 const ASKING = new Set([
@@ -39,7 +39,7 @@ export interface Alternatives {
  * and the words of those categories; a successor first. The listing is named by whole words
  * after the asking word ("alternative to X", "replacement for X", "instead of X"), or else
  * before it ("X alternatives"), as its name, an alias or its id. Undefined when the query asks
- * for none, or names no listing: it is then searched as it is.
+ * for none, names no listing, or is itself one's name: it is then searched as it is.
  */
 export async function alternativesAsked(
   store: Store,
@@ -47,6 +47,12 @@ export async function alternativesAsked(
 ): Promise<Alternatives | undefined> {
   const at = words.findIndex((word) => ASKING.has(word));
   if (at === -1) return undefined;
+  // A query that is itself a listing's name, alias or id ("Postman alternative", an alias of
+  // Bruno) names that listing, which comes first as any exact name does.
+  const [itself] = await termBlocks(store.db, store.dialect, [
+    exactTerm(words.map(stem).join(' ')),
+  ]);
+  if (itself !== undefined) return undefined;
   const spans: [number, number][] = [];
   for (let size = NAME_WORDS; size >= 1; size--)
     if (at + size < words.length) spans.push([at + 1, at + 1 + size]);
