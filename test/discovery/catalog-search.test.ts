@@ -17,8 +17,10 @@ const searchTable: {
   { q: 'langchain', top: 'langchain' }, // exact name before LangChain4j
   { q: 'LANGGRAPH', top: 'langgraph' }, // case
   { q: 'Playwright', top: 'playwright' },
-  { q: 'playw', top: 'playwright-mcp' }, // prefix: names matching first, then by name
+  { q: 'playw', first: ['playwright', 'playwright-mcp'] }, // prefix: the names it starts first
   { q: 'fastm', only: ['fastmcp', 'mcp-python-sdk'] }, // prefix, in a name and a description
+  { q: 'comp', top: 'composio' }, // the start of a rare name, among common words it starts
+  { q: 'cont', top: 'context7' },
   { q: 'lang', first: ['langchain', 'langgraph', 'langsmith'] }, // the word first (in aliases)
   { q: 'lang', includes: ['langfuse', 'langflow', 'langchain4j'] }, // then what it starts
   { q: 'go', first: ['stagehand', 'localai', 'baml', 'gvisor'] }, // a short common word: not google

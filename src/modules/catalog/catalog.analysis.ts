@@ -12,10 +12,10 @@ import {
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
 import { groupsOf, passes, summarise, type Facets } from './catalog.facets.js';
-import { exactTerm } from './catalog.index.js';
+import { exactTerm, K1 } from './catalog.index.js';
 import { decodePostings } from './catalog.posting-list.js';
 import { rank, type TermPostings } from './catalog.rank.js';
-import { MAX_RANKED, type Field } from './catalog.ranking.js';
+import { FIELDS, MAX_RANKED, type Field } from './catalog.ranking.js';
 import { nearest, stem } from './catalog.text.js';
 import { queryPlan, type QueryGroup } from './catalog.concepts.js';
 
@@ -25,6 +25,14 @@ const FILTER_FACTOR = 10;
 const RELATIVE_CUTOFF = 0.25;
 /** Indexed terms a last word may stand for as a prefix (the most frequent ones). */
 const PREFIX_TERMS = 8;
+/** Listings' names, aliases or ids a last word may stand for as a prefix (the shortest ones). */
+const PREFIX_NAMES = 8;
+/** What a name of one word weighs where it is found (catalog.index.ts), against a whole name's 1. */
+const NAME_FOUND = (() => {
+  const { weight, length, b } = FIELDS.name;
+  const frequency = weight / (1 - b + b / length);
+  return (frequency * (K1 + 1)) / (K1 + frequency);
+})();
 /** A last word in fewer listings than this also stands for the words it starts ("vec"). */
 const PREFIX_RARE = 3;
 /** A prefix weighs a little less than a word as typed. */
@@ -76,21 +84,30 @@ async function resolveUnknown(
     if (known !== undefined && !widened) continue;
     if (last) {
       const starting = await termsStartingWith(store.db, group.words, 200);
-      const terms = starting
+      // And the names of one word it starts (a listing's name, alias or id), rare as they are
+      // ("comp": Composio, among components and compute), the shortest first: a name is what is
+      // most often typed into a search box. A name of several words is found by its words.
+      const names = await termsStartingWith(store.db, exactTerm(group.words), 50);
+      const words = starting
         .filter((row) => row.term !== term)
         .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
-        .slice(0, PREFIX_TERMS)
-        .map((row) => row.term);
-      if (terms.length > 0) {
-        for (const prefixed of terms)
-          group.alternatives.push({
-            label: group.words,
-            terms: [prefixed],
-            weight: known === undefined ? PREFIX_WEIGHT : KNOWN_PREFIX_WEIGHT,
-            kind: 'prefix',
-          });
-        continue;
-      }
+        .slice(0, PREFIX_TERMS);
+      const started = names
+        .filter((row) => row.term !== exactTerm(term) && !row.term.includes(' '))
+        .sort((a, b) => a.term.length - b.term.length || (a.term < b.term ? -1 : 1))
+        .slice(0, PREFIX_NAMES);
+      const weight = known === undefined ? PREFIX_WEIGHT : KNOWN_PREFIX_WEIGHT;
+      for (const { term: prefixed } of words)
+        group.alternatives.push({ label: group.words, terms: [prefixed], weight, kind: 'prefix' });
+      // A whole name's postings weigh 1: started, it counts as a name of one word found.
+      for (const { term: name } of started)
+        group.alternatives.push({
+          label: group.words,
+          terms: [name],
+          weight: weight * NAME_FOUND,
+          kind: 'prefix',
+        });
+      if (words.length + started.length > 0) continue;
     }
     if (known !== undefined || !/^[a-z]+$/.test(group.words)) continue;
     cache.terms ??= await allTerms(store.db);
