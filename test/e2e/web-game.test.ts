@@ -100,13 +100,28 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
 
     await page.getByRole('button', { name: /^60 % of market/ }).click();
     expect(await offer.inputValue()).toBe((Math.round(target.market_price * 60) / 100).toFixed(2));
+    // While an offer is on its way, its button says so, and so do words a screen reader hears.
+    await page.route('**/api/haggle/offer', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
     for (const [i, share] of [0.5, 0.52, 0.54].entries()) {
       await offer.fill((target.market_price * share).toFixed(2));
       await page.getByRole('button', { name: 'Make offer' }).click();
+      if (i === 0) {
+        await expect
+          .poll(() => page.getByRole('button', { name: 'Sending offer…' }).count())
+          .toBe(1);
+        expect(await page.getByRole('status').textContent()).toBe(
+          'Sending your offer to the seller…',
+        );
+      }
       await expect
         .poll(() => page.locator('.rounds-text').textContent())
         .toBe(`${9 - i} offers left`);
+      if (i === 0) await page.unroute('**/api/haggle/offer');
     }
+    expect(await page.getByRole('status').textContent()).toBe('');
     expect(await page.locator('.ladder .offer-dot').count()).toBe(3);
     expect(await page.locator('.ladder .ask-dot').count()).toBe(4);
     // A screen reader hears the chart's summary once (it was both the picture's name and the
@@ -126,6 +141,20 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Make offer' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/another window or tab/);
     await expect.poll(() => page.locator('.rounds-text').textContent()).toBe('6 offers left');
+    // Opened again on a screen where the offer box stays at the bottom, the seller's latest
+    // answer is above it, not under it.
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.reload();
+    await expect.poll(() => page.locator('.chat .bubble').count()).toBe(9);
+    const covered = () =>
+      page.evaluate(() => {
+        const last = document.querySelector('.chat .bubble:last-child')?.getBoundingClientRect();
+        const composer = document.querySelector('.composer')?.getBoundingClientRect();
+        return last === undefined || composer === undefined ? null : last.bottom - composer.top;
+      });
+    await expect.poll(covered).toBeLessThanOrEqual(0);
+    if (size !== null) await page.setViewportSize(size);
 
     // Walking away asks first; "Keep haggling" keeps the negotiation.
     await page.getByRole('button', { name: 'Walk away' }).click();

@@ -32,7 +32,8 @@ function Negotiation(props: { id: string; me: Me }) {
   const [noteOpen, setNoteOpen] = useState(false);
   const [error, setError] = useState('');
   const [amountError, setAmountError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  // What is on its way to the seller, said on its button until the answer comes.
+  const [busy, setBusy] = useState<Move | null>(null);
   const [leaving, setLeaving] = useState(false);
   // An offer above the seller's price, waiting for the player to say what they meant.
   const [overpay, setOverpay] = useState<string | null>(null);
@@ -76,9 +77,10 @@ function Negotiation(props: { id: string; me: Me }) {
     document.querySelector('.deal-done')?.scrollIntoView({ block: 'nearest' });
   }, [detail?.session.status]);
   // The newest messages in view: inside the conversation's own box where it scrolls (the page
-  // stays where it is); on a narrow screen, where the page itself scrolls, the page is moved
-  // after a turn (not on arrival, which starts at the heading) so that the turn's first message
-  // is at the top, with the seller's answer, any warning and the offer box under it.
+  // moved only as far as the offer box covers it); on a narrow screen, where the page itself
+  // scrolls, the page is moved after a turn (not on arrival, which starts at the heading) so
+  // that the turn's first message is at the top, with the seller's answer, any warning and the
+  // offer box under it.
   useEffect(() => {
     const chat = log.current;
     const count = detail?.messages.length ?? 0;
@@ -87,7 +89,9 @@ function Negotiation(props: { id: string; me: Me }) {
     if (chat === null || count === 0) return;
     if (getComputedStyle(chat).maxHeight !== 'none') {
       chat.scrollTop = chat.scrollHeight;
-      if (before > 0 && count > before) showAboveComposer(news.current);
+      // On arrival too: the offer box kept at the bottom of the screen would cover the end of
+      // the conversation, the seller's latest answer.
+      if (count > before) showAboveComposer(news.current);
       return;
     }
     const first = chat.children[before];
@@ -144,10 +148,10 @@ function Negotiation(props: { id: string; me: Me }) {
   // The asking price is more than the player has: paying it is not offered (the API would refuse).
   const short = available !== null && ask > available;
 
-  const act = async (run: () => Promise<void>) => {
+  const act = async (move: Move, run: () => Promise<void>) => {
     if (sending.current) return;
     sending.current = true;
-    setBusy(true);
+    setBusy(move);
     setError('');
     try {
       await run();
@@ -159,14 +163,14 @@ function Negotiation(props: { id: string; me: Me }) {
       }
     } finally {
       sending.current = false;
-      setBusy(false);
+      setBusy(null);
       refreshStats();
       await load();
     }
   };
 
-  const offer = (price: string) =>
-    act(async () => {
+  const offer = (price: string, move: Move = 'offer') =>
+    act(move, async () => {
       const result = await makeOffer(me.key, session.id, price, note, session.rounds_count + 1);
       setReply(result.seller_response);
       setAmount('');
@@ -196,13 +200,13 @@ function Negotiation(props: { id: string; me: Me }) {
 
   const accept = () =>
     session.ai_counter_offer === null
-      ? offer(openingAsk.toFixed(2))
-      : act(async () => {
+      ? offer(openingAsk.toFixed(2), 'accept')
+      : act('accept', async () => {
           await acceptCounter(me.key, session.id);
         });
 
   const abandon = () =>
-    act(async () => {
+    act('leave', async () => {
       setLeaving(false);
       await walkAway(me.key, session.id);
     });
@@ -391,35 +395,41 @@ function Negotiation(props: { id: string; me: Me }) {
               </div>
             </details>
             <div class="actions">
-              <button type="submit" aria-disabled={busy}>
-                Make offer
+              <button type="submit" aria-disabled={busy !== null}>
+                {busy === 'offer' ? 'Sending offer…' : 'Make offer'}
               </button>
               <button
                 type="button"
                 class="button-accept"
-                aria-disabled={busy || short}
+                aria-disabled={busy !== null || short}
                 aria-describedby={short ? 'accept-short' : undefined}
                 onClick={() => {
                   if (!short) void accept();
                 }}
               >
-                {session.ai_counter_offer === null
-                  ? `Pay the asking price ${credits(openingAsk)}`
-                  : `Accept ${credits(session.ai_counter_offer)}`}
+                {busy === 'accept'
+                  ? 'Accepting…'
+                  : session.ai_counter_offer === null
+                    ? `Pay the asking price ${credits(openingAsk)}`
+                    : `Accept ${credits(session.ai_counter_offer)}`}
                 {/* Paying more than the market price lowers the score: said before, not after. */}
-                {ask > product.market_price ? ' (above the market price)' : ''}
+                {busy !== 'accept' && ask > product.market_price ? ' (above the market price)' : ''}
               </button>
               <button
                 type="button"
                 class="button-quiet"
-                aria-disabled={busy}
+                aria-disabled={busy !== null}
                 onClick={() => {
                   if (!sending.current) setLeaving(true);
                 }}
               >
-                Walk away
+                {busy === 'leave' ? 'Walking away…' : 'Walk away'}
               </button>
             </div>
+            {/* Heard as well as seen: a button's new words are not read out while it has focus. */}
+            <p class="visually-hidden" role="status">
+              {busy === null ? '' : busyText[busy]}
+            </p>
             {short ? (
               <p class="hint" id="accept-short">
                 You have {credits(available)} credits, less than the {credits(ask)} asked: offer
@@ -432,6 +442,15 @@ function Negotiation(props: { id: string; me: Me }) {
     </Page>
   );
 }
+
+/** A move sent to the seller: an offer, an accept or a walk-away. */
+type Move = 'offer' | 'accept' | 'leave';
+
+const busyText: Record<Move, string> = {
+  offer: 'Sending your offer to the seller…',
+  accept: 'Accepting the price…',
+  leave: 'Walking away…',
+};
 
 /**
  * Where the offer box stays at the bottom of the screen (styles.css: wide and tall enough), it
