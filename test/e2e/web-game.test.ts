@@ -395,6 +395,23 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Yes, sign out' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'New player' }).count()).toBe(1);
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // Registering as a player who exists already is said at the field that matched it.
+    await page.getByLabel('Username').fill(username.toUpperCase());
+    await page.getByLabel('E-mail').fill(`other-${username}@example.com`);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect
+      .poll(() => page.locator('#username-error').textContent())
+      .toMatch(/^This username is taken/);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('username');
+    await page.getByLabel('Username').fill(`other-${username}`);
+    await page.getByLabel('E-mail').fill(`${username}@example.com`);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect
+      .poll(() => page.locator('#email-error').textContent())
+      .toBe(
+        `This e-mail is already registered, as ${username}. Sign in with the key you saved then, or use another e-mail.`,
+      );
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
     await page.getByLabel('Your API key').fill(`hg_${'0'.repeat(48)}`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByText('This key is not valid').count()).toBe(1);

@@ -120,11 +120,17 @@ export function Register(props: { onCreated: (me: Me) => void }) {
     setBusy(true);
     try {
       const result = await registerPlayer(username.trim(), email.trim());
-      // A new player carries its key; an existing one never shows it again.
+      // A new player carries its key; an existing one never shows it again. Said at the field
+      // that matched it: the username, or else the e-mail (the player has another name).
       if (!('api_key' in result) || typeof result.api_key !== 'string') {
-        setError(
-          'A player with this username or e-mail exists already. Sign in with the key you saved when you registered.',
-        );
+        const named = result.username.toLowerCase() === username.trim().toLowerCase();
+        const field = named ? 'username' : 'email';
+        setProblems({
+          [field]: named
+            ? 'This username is taken. If it is yours, sign in with the key you saved when you registered; otherwise choose another.'
+            : `This e-mail is already registered, as ${result.username}. Sign in with the key you saved then, or use another e-mail.`,
+        });
+        document.getElementById(field)?.focus();
         return;
       }
       // Kept in this browser at once: a reload before the key is copied must not lose it.
