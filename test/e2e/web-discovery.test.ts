@@ -107,6 +107,35 @@ describe.skipIf(skipBrowser)(
         .toMatch(/This link asks for a kind the catalog does not know \(“bogus”\)/);
     });
 
+    it('should read a listing again after a failure, but not one that does not exist', async () => {
+      const page = app.page();
+      const failing = /\/api\/catalog\/langchain$/;
+      try {
+        await page.route(failing, (route) =>
+          route.fulfill({
+            status: 500,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ success: false, error: 'Oops.', code: 'internal_error' }),
+          }),
+        );
+        await page.goto(`${app.base()}/catalog/langchain`);
+        await expect.poll(() => page.locator('h1').textContent()).toBe('Listing unavailable');
+        expect(await page.locator('.alert-error').textContent()).toMatch(/on our side/);
+      } finally {
+        // Even when a check failed: later tests share the page.
+        await page.unroute(failing);
+      }
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('LangChain');
+      expect(await page.locator('.alert-error').count()).toBe(0);
+      // The button went with the alert: focus is on the page's heading, not lost.
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+      // Asking again for a listing that does not exist would find nothing more.
+      await page.goto(`${app.base()}/catalog/no-such-listing`);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Listing not found');
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    });
+
     it('should say when it corrected a search, and offer a request when nothing fits', async () => {
       const page = app.page();
       await page.goto(`${app.base()}/catalog?q=langchian`);

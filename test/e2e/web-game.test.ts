@@ -616,6 +616,8 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect
       .poll(() => page.locator('.alert-error').textContent())
       .toMatch(/^None of your negotiations has this address/);
+    // Asking again would find nothing more.
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
     expect(await page.locator('h1').textContent()).toBe('Negotiation');
     expect(await page.locator('.chat').count()).toBe(0);
     const signInAs = async (key: string) => {
@@ -671,6 +673,85 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => page.locator('.cards.products > li').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('product-search');
+  });
+
+  it('should ask again for what a page could not read, and show no section left empty', async () => {
+    const page = app.page();
+    const tryAgain = page.getByRole('button', { name: 'Try again' });
+    const focused = () => page.evaluate(() => document.activeElement?.tagName);
+    /** Fails the API calls matching `path` (unreachable) while `run` runs, even when it throws. */
+    const unreachable = async (path: RegExp, run: () => Promise<void>) => {
+      await page.route(path, (route) => route.abort());
+      try {
+        await run();
+      } finally {
+        // Later tests share the page.
+        await page.unroute(path);
+      }
+    };
+
+    // The leaderboard: asked again while the service still fails, it says so again; then it reads.
+    const board = /\/api\/leaderboard\?/;
+    await unreachable(board, async () => {
+      await page.goto(`${app.base()}/leaderboard`);
+      await expect
+        .poll(() => page.locator('.alert-error').textContent())
+        .toMatch(/cannot be reached/);
+      expect(await page.locator('table').count()).toBe(0);
+      const asked = page.waitForRequest(board);
+      await tryAgain.click();
+      await asked;
+      await expect.poll(() => tryAgain.count()).toBe(1);
+    });
+    await tryAgain.click();
+    await expect
+      .poll(() => page.getByRole('rowheader', { name: `${username} (you)` }).count())
+      .toBe(1);
+    expect(await page.locator('.alert-error').count()).toBe(0);
+    // The button went with the alert: focus is on the page's heading, not lost.
+    expect(await focused()).toBe('H1');
+
+    // The stats page: one alert for both reads, and no "Your transactions" heading over nothing.
+    const transactions = page.getByRole('heading', { name: 'Your transactions' });
+    await unreachable(/\/api\/(transactions\?|players\/[^/]+\/stats)/, async () => {
+      await page.goto(`${app.base()}/play/account`);
+      await expect.poll(() => page.locator('.alert-error').count()).toBe(1);
+      expect(await page.locator('.alert-error').textContent()).toMatch(/cannot be reached/);
+      expect(await transactions.count()).toBe(0);
+      expect(await page.locator('dl.stats').count()).toBe(0);
+      await app.audit('account-unreachable', { plainWords: true });
+    });
+    await tryAgain.click();
+    await expect
+      .poll(() => page.getByRole('rowheader', { name: cheapest[0]?.name }).count())
+      .toBe(1);
+    expect(await transactions.count()).toBe(1);
+    expect(await page.locator('dl.stats').count()).toBe(1);
+    expect(await page.locator('.alert-error').count()).toBe(0);
+    expect(await focused()).toBe('H1');
+
+    // The list of negotiations.
+    await unreachable(/\/api\/haggle(\?|$)/, async () => {
+      await page.goto(`${app.base()}/play/negotiations`);
+      await expect.poll(() => tryAgain.count()).toBe(1);
+      expect(await page.locator('.list > li').count()).toBe(0);
+    });
+    await tryAgain.click();
+    await expect.poll(() => page.locator('.list > li').count()).toBeGreaterThan(0);
+    expect(await page.locator('.alert-error').count()).toBe(0);
+    expect(await focused()).toBe('H1');
+
+    // A negotiation's page.
+    const link = (await page.locator('.list > li > a').first().getAttribute('href')) ?? '';
+    await unreachable(new RegExp(`/api/haggle/${link.split('/').at(-1) ?? ''}$`), async () => {
+      await page.goto(`${app.base()}${link}`);
+      await expect.poll(() => tryAgain.count()).toBe(1);
+      expect(await page.locator('h1').textContent()).toBe('Negotiation');
+    });
+    await tryAgain.click();
+    await expect.poll(() => page.locator('h1').textContent()).toMatch(/^Haggling for /);
+    expect(await page.locator('.alert-error').count()).toBe(0);
+    expect(await focused()).toBe('H1');
   });
 
   it('should have no serious or critical accessibility problems at either width', () => {

@@ -31,6 +31,8 @@ export function usePlayerStats(me: Me | null): [Stats | null, () => void, string
       setStats(null);
       return;
     }
+    // Read again after a failure ("Try again"), the failure goes until the answer says anew.
+    setError('');
     getStats(me.key, me.id).then(
       (read) => {
         setStats(read);

@@ -69,6 +69,32 @@ export function Alert(props: {
   );
 }
 
+/**
+ * A read that failed but may work when asked again (the service unreachable or failing, not a
+ * thing that does not exist): the reason, with "Try again". The button goes with the alert once
+ * the read works, so focus moves first to what stays: the element with id `focusTo`, or the
+ * page's heading.
+ */
+export function RetryAlert(props: {
+  onRetry: () => void;
+  focusTo?: string;
+  children: ComponentChildren;
+}) {
+  const retry = () => {
+    if (props.focusTo === undefined) focusHeadingSoon();
+    else document.getElementById(props.focusTo)?.focus();
+    props.onRetry();
+  };
+  return (
+    <Alert>
+      {props.children}{' '}
+      <button type="button" class="link" onClick={retry}>
+        Try again
+      </button>
+    </Alert>
+  );
+}
+
 export function Field(props: {
   id: string;
   label: string;

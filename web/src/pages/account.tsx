@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { listTransactions, type Transaction } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
 import type { Me } from '../components/player-store';
-import { Alert, CopyButton, Page, Saved } from '../components/ui';
+import { CopyButton, Page, RetryAlert, Saved } from '../components/ui';
 import { credits, date } from '../format';
 import { problemText } from '../words';
 import { ForPlayer } from './sign-in-first';
@@ -12,22 +12,34 @@ export const AccountPage = () => (
 );
 
 function Account({ me }: { me: Me }) {
-  const [stats, , statsError] = usePlayerStats(me);
+  const [stats, readStats, statsError] = usePlayerStats(me);
   const [transactions, setTransactions] = useState<Transaction[] | null>(null);
   const [error, setError] = useState('');
-  useEffect(() => {
+  const readTransactions = () => {
+    setError('');
     listTransactions(me.key, me.id).then(setTransactions, (failure: unknown) =>
       setError(problemText(failure)),
     );
-  }, []);
+  };
+  useEffect(readTransactions, []);
+  // Both reads may fail for one reason (the service unreachable): said once, with one "Try
+  // again" that asks again for whatever failed.
+  const failures = [statsError, error].filter(
+    (text, i, all) => text !== '' && all.indexOf(text) === i,
+  );
   return (
     <Page title="Your stats">
       <PlayerBar me={me} stats={stats} />
-      {[statsError, error]
-        .filter((text, i, all) => text !== '' && all.indexOf(text) === i)
-        .map((text) => (
-          <Alert key={text}>{text}</Alert>
-        ))}
+      {failures.length === 0 ? null : (
+        <RetryAlert
+          onRetry={() => {
+            if (statsError !== '') readStats();
+            if (error !== '') readTransactions();
+          }}
+        >
+          {failures.join(' ')}
+        </RetryAlert>
+      )}
       {stats === null ? null : (
         <dl class="stats">
           <div>
@@ -73,7 +85,8 @@ function Account({ me }: { me: Me }) {
         </dl>
       )}
       <ApiKey me={me} />
-      <h2>Your transactions</h2>
+      {/* Deals that could not be read leave no heading over nothing: the alert above says why. */}
+      {error === '' ? <h2>Your transactions</h2> : null}
       {transactions === null ? (
         error === '' ? (
           <p>Loading…</p>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { listCategories, searchCatalog, type Listing, type SearchResult } from '../api/operations';
-import { Alert, Page } from '../components/ui';
+import { Alert, Page, RetryAlert } from '../components/ui';
 import { restoreFocus, savedScroll, setQuery, useLocation } from '../router';
 import { licenceKindText, licenceText, lifecycleText, problemText } from '../words';
 
@@ -250,23 +250,12 @@ export function CatalogPage() {
           {select('license_kind', 'Licence')}
         </div>
       </form>
-      {error === '' ? null : (
-        <Alert>
-          {error}{' '}
-          {retryable ? (
-            <button
-              type="button"
-              class="link"
-              onClick={() => {
-                // The button goes with the alert once the search works: focus to the search box.
-                document.getElementById('search')?.focus();
-                void search(lastCursor.current);
-              }}
-            >
-              Try again
-            </button>
-          ) : null}
-        </Alert>
+      {error === '' ? null : retryable ? (
+        <RetryAlert focusTo="search" onRetry={() => void search(lastCursor.current)}>
+          {error}
+        </RetryAlert>
+      ) : (
+        <Alert>{error}</Alert>
       )}
       <p class="result-count" role="status">
         {result === null || searching

@@ -1,20 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getLeaderboard, type LeaderboardEntry } from '../api/operations';
 import { usePlayer } from '../components/player-store';
-import { Alert, Page, Saved } from '../components/ui';
+import { Page, RetryAlert, Saved } from '../components/ui';
 import { problemText } from '../words';
 
 export function LeaderboardPage() {
   const me = usePlayer();
   const [entries, setEntries] = useState<LeaderboardEntry[] | null>(null);
   const [error, setError] = useState('');
-  useEffect(() => {
+  // Asked again ("Try again"), the page says "Loading…" until the answer: an alert that comes
+  // back is read out again, where one left standing would say nothing of the new attempt.
+  const load = () => {
+    setError('');
     getLeaderboard(100).then(setEntries, (failure: unknown) => setError(problemText(failure)));
-  }, []);
+  };
+  useEffect(load, []);
   return (
     <Page title="Leaderboard">
       <p class="lead">Score: market value bought per credit spent. Equal scores share a rank.</p>
-      {error === '' ? null : <Alert>{error}</Alert>}
+      {error === '' ? null : <RetryAlert onRetry={load}>{error}</RetryAlert>}
       {entries === null ? (
         error === '' ? (
           <p>Loading…</p>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { getListing, type Listing } from '../api/operations';
-import { Alert, Page } from '../components/ui';
+import { Alert, Page, RetryAlert } from '../components/ui';
 import { date } from '../format';
 import { previousPage } from '../router';
 import { Connection } from '../components/connection';
@@ -29,6 +29,8 @@ export function ListingPage(props: { id: string }) {
   const [missing, setMissing] = useState(false);
   // The replacement's name, once read: the id until then (or if it cannot be read).
   const [successorName, setSuccessorName] = useState<string | null>(null);
+  // Asking again after a failure ("Try again") reads the listing again.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     getListing(props.id).then(setListing, (failure: unknown) => {
       // An address that is no listing's id at all was mangled or typed, not entered in a form.
@@ -40,7 +42,7 @@ export function ListingPage(props: { id: string }) {
           : problemText(failure),
       );
     });
-  }, [props.id]);
+  }, [props.id, attempt]);
   const successor = listing?.successor ?? null;
   useEffect(() => {
     setSuccessorName(null);
@@ -54,7 +56,19 @@ export function ListingPage(props: { id: string }) {
   if (error !== '') {
     return (
       <Page title={missing ? 'Listing not found' : 'Listing unavailable'}>
-        <Alert>{error}</Alert>
+        {missing ? (
+          <Alert>{error}</Alert>
+        ) : (
+          <RetryAlert
+            onRetry={() => {
+              // "Loading listing…" until the answer; failing again, the alert is read out again.
+              setError('');
+              setAttempt((count) => count + 1);
+            }}
+          >
+            {error}
+          </RetryAlert>
+        )}
         <p>
           <a href="/catalog">Search the catalog</a> ·{' '}
           <a href="/requests/new?kind=capability">Ask for a capability</a>

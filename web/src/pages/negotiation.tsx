@@ -12,7 +12,7 @@ import { PlayerBar, usePlayerStats } from '../components/player';
 import type { Me } from '../components/player-store';
 import { DealDone, cents, quickAmounts } from '../components/haggle-parts';
 import { PriceLadder } from '../components/price-ladder';
-import { Alert, Confirm, Page, describedBy } from '../components/ui';
+import { Alert, Confirm, Page, RetryAlert, describedBy } from '../components/ui';
 import { amountProblem, credits, time } from '../format';
 import { endedWithoutDeal, objectionText, problemText, statusText } from '../words';
 import { ForPlayer } from './sign-in-first';
@@ -31,6 +31,8 @@ function Negotiation(props: { id: string; me: Me }) {
   // The message box stays as the player left it, open while they clear what they wrote.
   const [noteOpen, setNoteOpen] = useState(false);
   const [error, setError] = useState('');
+  // No negotiation of this player's has this address: asking again cannot help.
+  const [missing, setMissing] = useState(false);
   const [amountError, setAmountError] = useState<string | undefined>(undefined);
   // What is on its way to the seller, said on its button until the answer comes.
   const [busy, setBusy] = useState<Move | null>(null);
@@ -51,6 +53,9 @@ function Negotiation(props: { id: string; me: Me }) {
     try {
       setDetail(await getNegotiation(me.key, props.id));
     } catch (failure) {
+      setMissing(
+        failure instanceof ApiError && ['validation_error', 'not_found'].includes(failure.code),
+      );
       // An address that is no negotiation's id at all was mangled or typed, not entered in a form.
       // Another player's negotiation is not found, as one that does not exist: say both.
       setError(
@@ -127,7 +132,19 @@ function Negotiation(props: { id: string; me: Me }) {
           <p>Loading…</p>
         ) : (
           <>
-            <Alert>{error}</Alert>
+            {missing ? (
+              <Alert>{error}</Alert>
+            ) : (
+              <RetryAlert
+                onRetry={() => {
+                  // "Loading…" until the answer; failing again, the alert is read out again.
+                  setError('');
+                  void load();
+                }}
+              >
+                {error}
+              </RetryAlert>
+            )}
             <p>
               <a href="/play/negotiations">Your negotiations</a> · <a href="/play">Products</a>
             </p>

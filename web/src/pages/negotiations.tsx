@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { listNegotiations, type NegotiationPage } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
 import type { Me } from '../components/player-store';
-import { Alert, Page } from '../components/ui';
+import { Page, RetryAlert } from '../components/ui';
 import { credits, date, time } from '../format';
 import { restoreFocus, savedScroll } from '../router';
 import { problemText, statusText } from '../words';
@@ -22,9 +22,14 @@ function Negotiations({ me }: { me: Me }) {
   const [error, setError] = useState('');
   // After "Show older negotiations": how many rows were shown, so focus moves to the first new one.
   const firstNew = useRef<number | null>(null);
+  // What the last read asked for, to ask again after a failure ("Try again").
+  const lastRead = useRef<[string | undefined, number]>([undefined, 0]);
 
   /** Reads pages from `cursor` on until at least `wanted` rows are added (one page at least). */
   const load = async (cursor?: string, wanted = 0) => {
+    lastRead.current = [cursor, wanted];
+    // Asked again ("Try again"), the alert goes until the answer: one that comes back is read out.
+    setError('');
     try {
       let added: Row[] = [];
       let after = cursor;
@@ -70,7 +75,9 @@ function Negotiations({ me }: { me: Me }) {
   return (
     <Page title="Your negotiations">
       <PlayerBar me={me} stats={stats} />
-      {error === '' ? null : <Alert>{error}</Alert>}
+      {error === '' ? null : (
+        <RetryAlert onRetry={() => void load(...lastRead.current)}>{error}</RetryAlert>
+      )}
       {rows === null ? (
         error === '' ? (
           <p>Loading…</p>

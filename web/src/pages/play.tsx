@@ -10,7 +10,7 @@ import {
   usePlayerStats,
 } from '../components/player';
 import { usePlayer, type Me } from '../components/player-store';
-import { Alert, Page } from '../components/ui';
+import { Alert, Page, RetryAlert } from '../components/ui';
 import { credits } from '../format';
 import { navigate, restoreFocus, savedScroll, setQuery, useLocation } from '../router';
 import { problemText } from '../words';
@@ -177,20 +177,9 @@ export function PlayPage() {
         </div>
       </form>
       {error === '' ? null : (
-        <Alert>
-          {error}{' '}
-          <button
-            type="button"
-            class="link"
-            onClick={() => {
-              // The button goes with the alert once the list comes: focus to the search box.
-              document.getElementById('product-search')?.focus();
-              setAttempt((count) => count + 1);
-            }}
-          >
-            Try again
-          </button>
-        </Alert>
+        <RetryAlert focusTo="product-search" onRetry={() => setAttempt((count) => count + 1)}>
+          {error}
+        </RetryAlert>
       )}
       <p role="status" class="result-count">
         {products === null
