@@ -451,6 +451,93 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .toMatch(`Playing as ${username}`);
   });
 
+  it('should replace the key after asking, say so, and keep every tab signed in', async () => {
+    const page = app.page();
+    const oldKey = apiKey;
+    // Another tab, whose stats read with the old key is answered only after the key is replaced:
+    // that late refusal must not sign out a browser that holds the new key.
+    const other = await page.context().newPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let statsReads = 0;
+    await other.route('**/api/players/*/stats', async (route) => {
+      statsReads += 1;
+      await held;
+      await route.continue();
+    });
+    await other.goto(`${app.base()}/play/account`);
+    await expect.poll(() => statsReads).toBe(1);
+
+    // In front again: a tab behind another draws (and so answers clicks) only now and then.
+    await page.bringToFront();
+    await page.goto(`${app.base()}/play/account`);
+    const replace = page.getByRole('button', { name: 'Replace key' });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    // It asks first, and "Keep this key" keeps it.
+    await replace.click();
+    await expect.poll(focused).toBe('Keep this key');
+    expect(await page.getByRole('alertdialog').textContent()).toMatch(/stops working at once/);
+    await page.getByRole('button', { name: 'Keep this key' }).click();
+    await expect.poll(focused).toBe('Replace key');
+
+    // Offline, then too many replacements: said in words, with a way to try again.
+    const rotation = '**/api/players/*/rotate-key';
+    await page.route(rotation, (route) => route.abort());
+    await replace.click();
+    await page.getByRole('button', { name: 'Yes, replace it' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toMatch(/^The service cannot be reached/);
+    await expect.poll(focused).toBe('Replace key');
+    await page.unroute(rotation);
+    await page.route(rotation, (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '30' },
+        json: { success: false, code: 'rate_limited', error: 'Too many key rotations.' },
+      }),
+    );
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toMatch(/^Too many requests at once\. Try again in 30 seconds\./);
+    await page.unroute(rotation);
+    expect((await api('/api/players/me')).username).toBe(username);
+
+    // Replaced: the news takes focus, with the new key under it to copy; the old key is refused.
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect
+      .poll(focused)
+      .toMatch(/^Your key is replaced, and this browser uses the new one\. The old key no longer/);
+    apiKey = (await page.locator('#api-key').textContent()) ?? '';
+    expect(apiKey).toMatch(/^hg_[0-9a-f]{48}$/);
+    expect(apiKey).not.toBe(oldKey);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+    const refused = await fetch(`${app.base()}/api/players/me`, {
+      headers: { authorization: `Bearer ${oldKey}` },
+    });
+    expect(refused.status).toBe(401);
+    expect((await api('/api/players/me')).username).toBe(username);
+    await app.audit('account-key-replaced', { plainWords: true });
+
+    // The other tab goes on with the new key, and its old read's refusal signs no one out.
+    const late = other.waitForResponse((answer) => answer.status() === 401);
+    release();
+    await late;
+    await expect.poll(() => other.locator('.player-bar').textContent()).toMatch(/credits/);
+    await other.getByRole('button', { name: 'Show key' }).click();
+    expect(await other.locator('#api-key').textContent()).toBe(apiKey);
+    expect(await other.getByText('no longer valid').count()).toBe(0);
+    await other.close();
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.player-bar').textContent())
+      .toMatch(`Playing as ${username}`);
+  });
+
   it('should say once that a negotiation ended while its page was open', async () => {
     const page = app.page();
     // A product no other test has haggled for (none is in its cool-down).
@@ -709,7 +796,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .toBe(1);
     expect(await page.locator('.alert-error').count()).toBe(0);
     // The button went with the alert: focus is on the page's heading, not lost.
-    expect(await focused()).toBe('H1');
+    await expect.poll(focused).toBe('H1');
 
     // The stats page: one alert for both reads, and no "Your transactions" heading over nothing.
     const transactions = page.getByRole('heading', { name: 'Your transactions' });
@@ -726,9 +813,10 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
       .poll(() => page.getByRole('rowheader', { name: cheapest[0]?.name }).count())
       .toBe(1);
     expect(await transactions.count()).toBe(1);
-    expect(await page.locator('dl.stats').count()).toBe(1);
+    // The two reads answer in either order.
+    await expect.poll(() => page.locator('dl.stats').count()).toBe(1);
     expect(await page.locator('.alert-error').count()).toBe(0);
-    expect(await focused()).toBe('H1');
+    await expect.poll(focused).toBe('H1');
 
     // The list of negotiations.
     await unreachable(/\/api\/haggle(\?|$)/, async () => {
@@ -739,7 +827,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await tryAgain.click();
     await expect.poll(() => page.locator('.list > li').count()).toBeGreaterThan(0);
     expect(await page.locator('.alert-error').count()).toBe(0);
-    expect(await focused()).toBe('H1');
+    await expect.poll(focused).toBe('H1');
 
     // A negotiation's page.
     const link = (await page.locator('.list > li > a').first().getAttribute('href')) ?? '';
@@ -751,7 +839,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await tryAgain.click();
     await expect.poll(() => page.locator('h1').textContent()).toMatch(/^Haggling for /);
     expect(await page.locator('.alert-error').count()).toBe(0);
-    expect(await focused()).toBe('H1');
+    await expect.poll(focused).toBe('H1');
   });
 
   it('should have no serious or critical accessibility problems at either width', () => {

@@ -60,6 +60,15 @@ export const registerPlayer = (username: string, email: string) =>
 /** The player a key belongs to: how signing in with a key finds who you are. */
 export const getMe = (key: string) => call(api.GET('/api/players/me', { headers: bearer(key) }));
 
+/** A new key for the player, shown only in this answer: the one sent stops working at once. */
+export const rotateKey = (key: string, playerId: string) =>
+  call(
+    api.POST('/api/players/{id}/rotate-key', {
+      params: { path: { id: playerId } },
+      headers: bearer(key),
+    }),
+  );
+
 export const getStats = (key: string, playerId: string) =>
   call(
     api.GET('/api/players/{id}/stats', {

@@ -3,15 +3,18 @@ import { ApiError } from '../api/client';
 import { getMe, getStats, registerPlayer, type Player, type Stats } from '../api/operations';
 import { credits } from '../format';
 import { formFailure, problemText } from '../words';
-import { forget, signIn, signOutReason, type Me } from './player-store';
+import { currentPlayer, forget, signIn, signOutReason, type Me } from './player-store';
 import { Alert, Confirm, CopyButton, Field, describedBy, focusHeadingSoon } from './ui';
 
 /**
  * A rotated or unknown key cannot play: when `failure` says so, the key is dropped rather than
- * failing on every page, and the sign-in form says why. Whether it was.
+ * failing on every page, and the sign-in form says why. Whether it was, or was replaced already.
  */
-export function forgotInvalidKey(failure: unknown): boolean {
+export function forgotInvalidKey(failure: unknown, key: string): boolean {
   if (!(failure instanceof ApiError && failure.code === 'unauthorized')) return false;
+  // Sent with a key this browser has replaced since (here or in another tab): the page is drawn
+  // afresh for the new key, which must not be forgotten for the old one's failure.
+  if (currentPlayer()?.key !== key) return true;
   forget(
     'This browser’s key is no longer valid (it was replaced or is unknown). Sign in with your current key.',
   );
@@ -39,7 +42,7 @@ export function usePlayerStats(me: Me | null): [Stats | null, () => void, string
         setError('');
       },
       (failure: unknown) => {
-        if (!forgotInvalidKey(failure)) setError(problemText(failure));
+        if (!forgotInvalidKey(failure, me.key)) setError(problemText(failure));
       },
     );
   }, [me?.id, me?.key, version]);

@@ -1,17 +1,26 @@
-import { useEffect, useState } from 'preact/hooks';
-import { listTransactions, type Transaction } from '../api/operations';
-import { PlayerBar, usePlayerStats } from '../components/player';
-import type { Me } from '../components/player-store';
-import { CopyButton, Page, RetryAlert, Saved } from '../components/ui';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { listTransactions, rotateKey, type Transaction } from '../api/operations';
+import { PlayerBar, forgotInvalidKey, usePlayerStats } from '../components/player';
+import { signIn, type Me } from '../components/player-store';
+import { Alert, Confirm, CopyButton, Page, RetryAlert, Saved } from '../components/ui';
 import { credits, date } from '../format';
 import { problemText } from '../words';
 import { ForPlayer } from './sign-in-first';
 
-export const AccountPage = () => (
-  <ForPlayer title="Your stats" page={(me) => <Account me={me} />} />
-);
+export function AccountPage() {
+  // The key this page has just handed out, kept here: the page under it is drawn afresh for the
+  // new key (as for any key), and says there that it is new.
+  const [replaced, setReplaced] = useState('');
+  return (
+    <ForPlayer
+      title="Your stats"
+      page={(me) => <Account me={me} replaced={replaced === me.key} onReplaced={setReplaced} />}
+    />
+  );
+}
 
-function Account({ me }: { me: Me }) {
+function Account(props: { me: Me; replaced: boolean; onReplaced: (key: string) => void }) {
+  const { me } = props;
   const [stats, readStats, statsError] = usePlayerStats(me);
   const [transactions, setTransactions] = useState<Transaction[] | null>(null);
   const [error, setError] = useState('');
@@ -84,7 +93,7 @@ function Account({ me }: { me: Me }) {
           </div>
         </dl>
       )}
-      <ApiKey me={me} />
+      <ApiKey me={me} replaced={props.replaced} onReplaced={props.onReplaced} />
       {/* Deals that could not be read leave no heading over nothing: the alert above says why. */}
       {error === '' ? <h2>Your transactions</h2> : null}
       {transactions === null ? (
@@ -140,10 +149,37 @@ function Account({ me }: { me: Me }) {
 
 /**
  * The key this browser signs in with, hidden until asked for: the one place to see it again
- * after the page that showed it first is gone (to sign in on another device, or in a program).
+ * after the page that showed it first is gone (to sign in on another device, or in a program),
+ * and to replace it when someone else may have it.
  */
-function ApiKey(props: { me: Me }) {
-  const [shown, setShown] = useState(false);
+function ApiKey(props: { me: Me; replaced: boolean; onReplaced: (key: string) => void }) {
+  // A key just handed out is shown at once: it is to be copied wherever the old one was used.
+  const [shown, setShown] = useState(props.replaced);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  // Set at once (state is not): a second press while the key is replaced asks for no second key.
+  const sending = useRef(false);
+
+  const replace = async () => {
+    setConfirming(false);
+    if (sending.current) return;
+    sending.current = true;
+    setBusy(true);
+    setError('');
+    try {
+      const player = await rotateKey(props.me.key, props.me.id);
+      props.onReplaced(player.api_key);
+      // This tab and the others go on with the new key, as after signing in with it.
+      signIn({ id: player.id, username: player.username, key: player.api_key });
+    } catch (failure) {
+      if (!forgotInvalidKey(failure, props.me.key)) setError(problemText(failure));
+    } finally {
+      sending.current = false;
+      setBusy(false);
+    }
+  };
+
   return (
     <section aria-labelledby="key-heading">
       <h2 id="key-heading">Your API key</h2>
@@ -152,6 +188,14 @@ function ApiKey(props: { me: Me }) {
         it as <code>Authorization: Bearer …</code> from a program. Anyone who has it can play as
         you.
       </p>
+      {props.replaced ? (
+        // The button that was pressed went with the page drawn for the old key: reading goes on
+        // from the news, with the new key right under it.
+        <Alert kind="success" focus>
+          <strong>Your key is replaced, and this browser uses the new one.</strong> The old key no
+          longer works: give this new key to every program and device that used the old one.
+        </Alert>
+      ) : null}
       <p class="secret-line">
         {shown ? <code id="api-key">{props.me.key}</code> : null}{' '}
         <button type="button" aria-expanded={shown} onClick={() => setShown(!shown)}>
@@ -159,6 +203,34 @@ function ApiKey(props: { me: Me }) {
         </button>{' '}
         <CopyButton text={props.me.key} label="Copy key" />
       </p>
+      <p>
+        <button
+          type="button"
+          class="danger"
+          id="replace-key"
+          aria-disabled={busy}
+          onClick={() => {
+            if (!sending.current) setConfirming(true);
+          }}
+        >
+          {busy ? 'Replacing key…' : 'Replace key'}
+        </button>
+      </p>
+      {confirming ? (
+        <Confirm
+          question="Replace your key? The current one stops working at once: this browser switches to the new key, but every program and device that uses the current one must be given the new key."
+          yes="Yes, replace it"
+          no="Keep this key"
+          onYes={() => void replace()}
+          onNo={() => setConfirming(false)}
+        />
+      ) : null}
+      {error === '' ? null : (
+        // The button goes with the alert: focus waits on the one that says it is replacing.
+        <RetryAlert focusTo="replace-key" onRetry={() => void replace()}>
+          {error}
+        </RetryAlert>
+      )}
     </section>
   );
 }

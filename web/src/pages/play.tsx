@@ -102,7 +102,7 @@ export function PlayPage() {
       navigate(`/play/negotiations/${session.id}`);
     } catch (failure) {
       // A replaced key: signed out, with the reason on the sign-in form that takes its place.
-      if (!forgotInvalidKey(failure)) {
+      if (!forgotInvalidKey(failure, me.key)) {
         const full = failure instanceof ApiError && failure.code === 'too_many_active';
         setRefused({ id: product.id, text: problemText(failure), full });
       }
