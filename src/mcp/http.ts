@@ -39,7 +39,7 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     ) {
       throw new AppError('forbidden', 'Requests from this Origin are not accepted here.');
     }
-    const invalid = invalidRequest(request.body);
+    const invalid = invalidRequest(request.body, request.headers['mcp-protocol-version']);
     if (invalid !== undefined) {
       // A single message keeps its id where it has a usable one, as in a batch.
       const id = Array.isArray(request.body) ? null : usableId(request.body);
@@ -130,14 +130,22 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
  */
 const MAX_BATCH = 10;
 
+/** The first MCP version without JSON-RPC batches. */
+const FIRST_WITHOUT_BATCHES = '2025-06-18';
+
 /**
  * Why a JSON body cannot be answered as JSON-RPC 2.0 at all (a single message that is not one,
- * an empty or overlong batch, a batch naming one request id twice), or undefined. The transport
+ * a batch from a client whose MCP version has none, an empty or overlong batch, a batch naming
+ * one request id twice), or undefined. The transport
  * answered such a body with -32700, which is for a body that is not JSON, and an empty batch
  * with nothing.
  */
-function invalidRequest(body: unknown): string | undefined {
+function invalidRequest(body: unknown, version: string | string[] | undefined): string | undefined {
   if (!Array.isArray(body)) return invalidMessage(body);
+  // A client that negotiated a version without batches (dates compare as text) sends none.
+  if (typeof version === 'string' && version >= FIRST_WITHOUT_BATCHES) {
+    return `Invalid Request: MCP ${version} has no batches (they ended with ${FIRST_WITHOUT_BATCHES}); send one message per POST.`;
+  }
   if (body.length === 0) return 'Invalid Request: an empty batch.';
   if (body.length > MAX_BATCH) {
     return `Invalid Request: a batch of ${body.length} messages; at most ${MAX_BATCH} are taken at once.`;

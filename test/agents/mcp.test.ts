@@ -204,6 +204,31 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       ),
     );
     expect(ten.json()).toHaveLength(10);
+    // Batches ended with MCP 2025-06-18: a client that negotiated it or a later version is told
+    // so; one that negotiated an earlier version still has them.
+    const pings = '[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]';
+    const versioned = (version: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-protocol-version': version,
+        },
+        payload: pings,
+      });
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const refused = await versioned(version);
+      expect(refused.statusCode, version).toBe(400);
+      expect(refused.json<{ error: { code: number; message: string } }>().error).toMatchObject({
+        code: -32600,
+        message: expect.stringContaining('has no batches') as string,
+      });
+    }
+    const older = await versioned('2025-03-26');
+    expect(older.statusCode).toBe(200);
+    expect(older.json()).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
     // A batch is answered with an array: an answer for each valid request (a notification gets
     // none) and an error for each invalid message, with its id where it has one.
     const mixed = await post(
