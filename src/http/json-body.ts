@@ -50,9 +50,7 @@ export function jsonBodyParser(parse: JsonParser) {
       // A JSON-RPC message is not refused whole: the MCP tools refuse such an argument where no
       // URL or header can carry it, and the API they call where it reaches a body.
       const field =
-        SURROGATE_ESCAPE.test(text) && !speaksJsonRpc(request)
-          ? loneSurrogateIn(value, '')
-          : undefined;
+        SURROGATE_ESCAPE.test(text) && !speaksJsonRpc(request) ? loneSurrogateIn(value) : undefined;
       if (field === undefined) {
         done(null, value);
         return;
@@ -69,18 +67,38 @@ export function jsonBodyParser(parse: JsonParser) {
   };
 }
 
+/** Where a value is in a body: its key, and where the object holding it is (none for the body). */
+type Place = { key: string; in: Place } | undefined;
+
 /**
  * The path (`task`, `items.2.name`) of the first string that is no well-formed text, or of the
- * object holding such a key.
+ * object holding such a key; `''` for the body itself. Walked without recursion: a body may be
+ * nested thousands deep.
  */
-function loneSurrogateIn(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (LONE_SURROGATE.test(key)) return path;
-    const at = path === '' ? key : `${path}.${key}`;
-    const found = loneSurrogateIn(item, at);
-    if (found !== undefined) return found;
+function loneSurrogateIn(body: unknown): string | undefined {
+  const pending: [unknown, Place][] = [[body, undefined]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, place] = next;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return pathOf(place);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const entries = Object.entries(value);
+    if (entries.some(([key]) => LONE_SURROGATE.test(key))) return pathOf(place);
+    // Last first: the first is taken next.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i] as [string, unknown];
+      pending.push([item, { key, in: place }]);
+    }
   }
   return undefined;
+}
+
+/** A place as a dotted path, cut short past 200 characters. */
+function pathOf(place: Place): string {
+  const keys: string[] = [];
+  for (let at = place; at !== undefined; at = at.in) keys.push(at.key);
+  const path = keys.reverse().join('.');
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }

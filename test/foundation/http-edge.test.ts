@@ -182,6 +182,16 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
         url: `/api/requests/${id}`,
         headers: { authorization: `Bearer ${token}` },
       });
+      // Looked for without recursion: a body nested thousands deep is read, and a lone half
+      // there is named by a path cut short.
+      const deep = (leaf: string) =>
+        `{"kind":"capability","task":"An MCP server for replicas","z":${'['.repeat(12_000)}"${leaf}"${']'.repeat(12_000)}}`;
+      expect((await file(deep('\\ud83d\\ude00'))).statusCode).toBe(201);
+      const deepLone = await file(deep('\\ud800'));
+      expect(deepLone.statusCode).toBe(400);
+      const [problem] = deepLone.json<{ details: { field: string }[] }>().details;
+      expect(problem?.field).toMatch(/^z(\.0)+\.?…$/);
+      expect(problem?.field.length).toBeLessThanOrEqual(201);
       expect(stored.json<{ data: { task: string } }>().data.task).toBe(
         'An MCP server for replicas \u{1F600}',
       );
