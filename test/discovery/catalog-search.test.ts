@@ -21,6 +21,7 @@ const searchTable: {
   { q: 'fastm', only: ['fastmcp', 'mcp-python-sdk'] }, // prefix, in a name and a description
   { q: 'comp', top: 'composio' }, // the start of a rare name, among common words it starts
   { q: 'cont', top: 'context7' },
+  { q: 'l', includes: ['anythingllm'] }, // its alias llm: a short name, past many others of l
   { q: 'lang', first: ['langchain', 'langgraph', 'langsmith'] }, // the word first (in aliases)
   { q: 'lang', includes: ['langfuse', 'langflow', 'langchain4j'] }, // then what it starts
   { q: 'go', first: ['stagehand', 'localai', 'baml', 'gvisor'] }, // a short common word: not google

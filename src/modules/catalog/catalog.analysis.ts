@@ -85,15 +85,18 @@ async function resolveUnknown(
     if (last) {
       const starting = await termsStartingWith(store.db, group.words, 200);
       // And the names of one word it starts (a listing's name, alias or id), rare as they are
-      // ("comp": Composio, among components and compute), the shortest first: a name is what is
-      // most often typed into a search box. A name of several words is found by its words.
-      const names = await termsStartingWith(store.db, exactTerm(group.words), 50);
+      // ("comp": Composio, among components and compute), the shortest of the first 50 in
+      // alphabetical order: a name is what is most often typed into a search box. A name of
+      // several words is found by its words.
+      const names = await termsStartingWith(store.db, exactTerm(group.words), 50, {
+        oneWord: true,
+      });
       const words = starting
         .filter((row) => row.term !== term)
         .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
         .slice(0, PREFIX_TERMS);
       const started = names
-        .filter((row) => row.term !== exactTerm(term) && !row.term.includes(' '))
+        .filter((row) => row.term !== exactTerm(term))
         .sort((a, b) => a.term.length - b.term.length || (a.term < b.term ? -1 : 1))
         .slice(0, PREFIX_NAMES);
       const weight = known === undefined ? PREFIX_WEIGHT : KNOWN_PREFIX_WEIGHT;

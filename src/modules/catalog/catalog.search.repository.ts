@@ -38,13 +38,19 @@ export async function termBlocks(
 }
 
 /** Up to `limit` indexed terms that start with `prefix`, in byte order, with their counts. */
-export async function termsStartingWith(db: Db, prefix: string, limit: number) {
+export async function termsStartingWith(
+  db: Db,
+  prefix: string,
+  limit: number,
+  options: { oneWord?: boolean } = {},
+) {
   return db
     .selectFrom('catalog_postings')
     .select(['term', 'df'])
     .where('term', '>=', prefix)
     .where('term', '<', `${prefix}\u{10ffff}`)
     .where('block', '=', 0)
+    .$if(options.oneWord === true, (query) => query.where('term', 'not like', '% %'))
     .orderBy('term')
     .limit(limit)
     .execute();
