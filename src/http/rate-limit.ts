@@ -29,7 +29,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   // Created once, so every authenticated route shares one counter per player and one per address.
   const perMinute = { max: config.limits.gameRequestsPerMinute, timeWindow: 60_000 };
   const perPlayer = (request: FastifyRequest) => `player:${request.playerId}`;
-  const rotations = { max: KEY_ROTATIONS_PER_MINUTE, timeWindow: 60_000 };
+  const rotations = { max: keyRotationsPerMinute(config), timeWindow: 60_000 };
   const keyRotations = (request: FastifyRequest) => `key-rotation:${request.playerId}`;
   const failedAuthentication = (request: FastifyRequest) => `auth-failed:${clientOf(request.ip)}`;
   app.decorate(
@@ -53,11 +53,15 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
 }
 
 /**
- * Key rotations a player may make in a minute. Counted on their own: a player whose requests
- * used up the per-player limit (a runaway client, or someone holding a leaked key) can still
- * replace the key at once.
+ * Key rotations a player may make in a minute (at most the per-player limit). Counted on their
+ * own: a player whose requests used up the per-player limit (a runaway client, or someone
+ * holding a leaked key) can still replace the key at once.
  */
 export const KEY_ROTATIONS_PER_MINUTE = 10;
+
+/** This service's limit on key rotations: never more than the player's own limit. */
+export const keyRotationsPerMinute = (config: Config): number =>
+  Math.min(KEY_ROTATIONS_PER_MINUTE, config.limits.gameRequestsPerMinute);
 
 const rateLimited = (after: string) =>
   new AppError('rate_limited', `Too many requests; retry in ${after}.`);

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { publicBaseUrl } from '../../http/base-url.js';
 import { nextPageLink } from '../../http/cursor.js';
-import { KEY_ROTATIONS_PER_MINUTE, perAddressHourly } from '../../http/rate-limit.js';
+import { keyRotationsPerMinute, perAddressHourly } from '../../http/rate-limit.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import {
   NewPlayer,
@@ -160,7 +160,7 @@ const authenticatedPlayerRoutes = authenticatedRoutes(async (app, { store, confi
         tags: ['players'],
         operationId: 'rotateApiKey',
         summary: 'Replace your API key',
-        description: `Returns a new key, shown only this once; the old key stops working at once. Rotations have a limit of their own (${KEY_ROTATIONS_PER_MINUTE} a minute per player): a player whose requests reached the per-player limit can still replace the key.`,
+        description: `Returns a new key, shown only this once; the old key stops working at once. Rotations have a limit of their own (${keyRotationsPerMinute(config)} a minute per player): a player whose requests reached the per-player limit can still replace the key.`,
         params: PlayerParams,
         response: {
           200: Envelope(NewPlayer, 'Your record with the new API key, shown only now.'),
