@@ -48,7 +48,8 @@ describe.skipIf(skipBrowser)(
       expect(scrolled).toBeGreaterThan(1000);
       await target.click();
       await expect.poll(() => page.locator('h1').textContent()).toBe(name);
-      await page.getByRole('link', { name: 'Back to the results' }).click();
+      // The link at the end of the listing, where a reader who read it all is.
+      await page.getByRole('link', { name: 'Back to the results' }).last().click();
       await expect.poll(() => page.locator('.cards > li').count()).toBe(48);
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
       expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 50);
@@ -59,6 +60,23 @@ describe.skipIf(skipBrowser)(
       await expect.poll(() => page.locator('h1').textContent()).toBe(name);
       await page.goBack();
       await expect.poll(() => page.locator('.cards > li').count()).toBe(48);
+    });
+
+    it('should offer the way back to the results at the top of a listing too', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog?q=langchain`);
+      await page.getByRole('link', { name: 'LangChain', exact: true }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('LangChain');
+      const back = page.getByRole('link', { name: 'Back to the results' });
+      expect(await back.count()).toBe(2);
+      // The first link under the heading, not only one after the listing's last section.
+      expect(await page.locator('main a').first().textContent()).toBe('Back to the results');
+      await back.first().click();
+      await expect.poll(() => page.url()).toMatch(/\/catalog\?q=langchain$/);
+      // Focus is back on the listing's link, as with the link at the end.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toBe('LangChain');
     });
 
     it('should move focus to the first new listing after "Show more"', async () => {

@@ -23,6 +23,24 @@ const schemeNames: Record<string, string> = {
   other: 'other',
 };
 
+/**
+ * The browser's Back rather than a new visit: the results come back as they were left (the same
+ * list, scrolled where it was, focus on the listing's link).
+ */
+function BackToResults() {
+  return (
+    <a
+      href="/catalog"
+      onClick={(event) => {
+        event.preventDefault();
+        history.back();
+      }}
+    >
+      Back to the results
+    </a>
+  );
+}
+
 export function ListingPage(props: { id: string }) {
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState('');
@@ -86,6 +104,12 @@ export function ListingPage(props: { id: string }) {
   const fromResults = from === '/catalog';
   return (
     <Page title={listing.name}>
+      {/* A long listing is left from its top as often as from its end. */}
+      {fromResults ? (
+        <p>
+          <BackToResults />
+        </p>
+      ) : null}
       <p class="meta">
         <span class={`badge badge-${listing.kind}`}>{listing.kind}</span>
         {listing.version === null ? null : <span class="badge">version {listing.version}</span>}
@@ -204,20 +228,7 @@ export function ListingPage(props: { id: string }) {
         >
           Ask for a pilot
         </a>
-        {fromResults ? (
-          <a
-            href="/catalog"
-            onClick={(event) => {
-              // Back to the same results, scrolled where they were.
-              event.preventDefault();
-              history.back();
-            }}
-          >
-            Back to the results
-          </a>
-        ) : (
-          <a href="/catalog">Browse the catalog</a>
-        )}
+        {fromResults ? <BackToResults /> : <a href="/catalog">Browse the catalog</a>}
       </p>
     </Page>
   );
