@@ -355,6 +355,44 @@ describe.skipIf(skipBrowser)(
       expect(await page.getByLabel('Token (rq_…)').inputValue()).toBe('');
     });
 
+    it('should name the listing a request is about, and say before filing when an id names none', async () => {
+      const page = app.page();
+      await page.goto(`${app.base()}/catalog/langchain`);
+      await page.getByRole('link', { name: 'Report a correction' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('File a request');
+      const id = page.getByLabel('Catalog listing id (optional)');
+      const named = page.locator('#capability_id-hint');
+      expect(await id.inputValue()).toBe('langchain');
+      await expect.poll(() => named.textContent()).toBe('This request is about LangChain.');
+      expect(await named.getByRole('link', { name: 'LangChain' }).getAttribute('href')).toBe(
+        '/catalog/langchain',
+      );
+      await app.audit('request-form-listing', { plainWords: true });
+
+      // Still a field to type in: an id that names nothing is said before anything is filed.
+      await id.fill('no-such-listing');
+      await expect.poll(() => named.textContent()).toMatch(/No catalog listing has this id/);
+      expect(await id.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('.alert-error').count()).toBe(0);
+      await id.fill('LangChain');
+      await expect.poll(() => named.textContent()).toBe('This request is about LangChain.');
+      expect(await id.getAttribute('aria-invalid')).toBeNull();
+
+      // The id is what the request carries.
+      await page.getByLabel('What do you need?').fill('Its authentication notes are out of date.');
+      const filing = page.waitForRequest(
+        (request) => request.method() === 'POST' && request.url().endsWith('/api/requests'),
+      );
+      await page.getByRole('button', { name: 'File the request' }).click();
+      expect((await filing).postDataJSON()).toMatchObject({
+        kind: 'correction',
+        capability_id: 'LangChain',
+      });
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Request filed');
+      // Saved, so that the next journey may leave the receipt without being asked.
+      await page.getByLabel('I have saved the link or the token').check();
+    });
+
     it('should read an old category name in a link as its category, and a mangled listing link as broken', async () => {
       const page = app.page();
       await page.goto(`${app.base()}/catalog?category=api-tools`);

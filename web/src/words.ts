@@ -5,13 +5,16 @@
 import { ApiError } from './api/client';
 import { wait } from './format';
 
+/** An id that names no catalog listing, said before filing as well as when the service refuses it. */
+export const noSuchListing =
+  'No catalog listing has this id. Leave it empty, or copy the id from a listing page.';
+
 const fields: Record<string, string> = {
   username: 'Choose a username of 3 to 32 letters, digits, dots, dashes or underscores.',
   email: 'Enter a valid e-mail address.',
   task: 'Describe what you need in 12 to 3,000 characters.',
   contact: 'Keep the contact to 254 characters at most.',
-  capability_id:
-    'No catalog listing has this id. Leave it empty, or copy the id from a listing page.',
+  capability_id: noSuchListing,
   offer_amount: 'Enter an amount above 0 with at most two decimals, such as 12.50.',
   message: 'Keep your message to the seller under 1,000 characters.',
   round:

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { fileRequest } from '../api/operations';
+import { ApiError } from '../api/client';
+import { fileRequest, getListing } from '../api/operations';
 import { Alert, CopyButton, Field, Page, describedBy } from '../components/ui';
 import { guardLeaving, navigate, releaseLeaving, setQuery, useLocation } from '../router';
-import { formFailure, requestKinds } from '../words';
+import { formFailure, noSuchListing, requestKinds } from '../words';
 import {
   CONTACT_MAX_CHARACTERS,
   TASK_MAX_CHARACTERS,
@@ -50,6 +51,54 @@ const Options = (props: { labels: Record<string, string> }) => (
   </>
 );
 
+/** What a listing id names: a listing, none, or not known (no id, not read yet, or unreadable). */
+type Named = { id: string; name: string } | 'none' | null;
+
+// The answers that mean no listing has the id: unknown, not in a listing id's form, or far too long.
+const NO_LISTING = new Set(['not_found', 'validation_error', 'uri_too_long']);
+
+/**
+ * The listing an id names, read after a pause in typing: a person sees which listing the request
+ * is about, or that the id names none, before filing. The service still judges the id it is sent.
+ */
+function useNamedListing(id: string): Named {
+  const [named, setNamed] = useState<Named>(null);
+  useEffect(() => {
+    setNamed(null);
+    // Read as the service reads it: `LangChain` names `langchain`.
+    const wanted = id.trim().toLowerCase();
+    if (wanted === '') return undefined;
+    // No listing's id, and in an address `.` and `..` would read another part of the API.
+    if (wanted === '.' || wanted === '..') {
+      setNamed('none');
+      return undefined;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      getListing(wanted).then(
+        (listing) => {
+          if (current) setNamed({ id: listing.id, name: listing.name });
+        },
+        (failure: unknown) => {
+          // A read that failed (the service unreachable) says nothing: the id may well be right.
+          if (current && failure instanceof ApiError && NO_LISTING.has(failure.code)) {
+            setNamed('none');
+          }
+        },
+      );
+    }, 200);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [id]);
+  return named;
+}
+
+/** The problems found, but for `field`'s: those were about what it held before. */
+const without = (problems: Record<string, string>, field: string) =>
+  Object.fromEntries(Object.entries(problems).filter(([name]) => name !== field));
+
 function check(body: Body): Record<string, string> {
   const problems: Record<string, string> = {};
   const task = length(body.task);
@@ -77,6 +126,7 @@ export function NewRequestPage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const named = useNamedListing(body.capability_id);
   // What the page opened with (a link may fill the task in): words written since are not lost
   // without asking.
   const [opened] = useState(body);
@@ -130,6 +180,9 @@ export function NewRequestPage() {
 
   const set = (field: keyof Body) => (event: { currentTarget: { value: string } }) =>
     setBody({ ...body, [field]: event.currentTarget.value });
+  // Once the service has refused the id, it says so by the field until the id changes; the
+  // look-up says it before then, and not a second time.
+  const noListing = named === 'none' && problems.capability_id === undefined;
   return (
     <Page title="File a request">
       <p class="lead">
@@ -195,9 +248,23 @@ export function NewRequestPage() {
             id="capability_id"
             type="text"
             value={body.capability_id}
-            onInput={set('capability_id')}
-            {...describedBy('capability_id', false, problems.capability_id)}
+            onInput={(event) => {
+              set('capability_id')(event);
+              setProblems(without(problems, 'capability_id'));
+            }}
+            {...describedBy('capability_id', true, problems.capability_id)}
+            aria-invalid={noListing || problems.capability_id !== undefined ? true : undefined}
           />
+          {/* The field's hint, under it: what the id names, heard as it is found. */}
+          <p class={noListing ? 'field-error' : 'hint'} id="capability_id-hint" role="status">
+            {noListing ? noSuchListing : null}
+            {named === null || named === 'none' ? null : (
+              <>
+                This request is about{' '}
+                <a href={`/catalog/${encodeURIComponent(named.id)}`}>{named.name}</a>.
+              </>
+            )}
+          </p>
         </Field>
         {/* aria-disabled, not disabled: a disabled button would drop the focus it has. */}
         <button type="submit" aria-disabled={busy}>
