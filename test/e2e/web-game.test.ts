@@ -536,6 +536,100 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect
       .poll(() => page.locator('.player-bar').textContent())
       .toMatch(`Playing as ${username}`);
+
+    // Storage that refuses the new key: the key is shown as not kept, never lost, and nothing
+    // says that nothing changed.
+    await page.evaluate(() => {
+      // The app keeps its player in localStorage only.
+      const setItem = Storage.prototype.setItem.bind(localStorage);
+      Storage.prototype.setItem = (name: string, value: string) => {
+        if (name === 'bazaar.player') throw new DOMException('Full.', 'QuotaExceededError');
+        setItem(name, value);
+      };
+    });
+    await replace.click();
+    await page.getByRole('button', { name: 'Yes, replace it' }).click();
+    await expect.poll(focused).toMatch(/is not kept in this browser/);
+    const unkept = (await page.locator('#unkept-key').textContent()) ?? '';
+    expect(unkept).toMatch(/^hg_[0-9a-f]{48}$/);
+    expect(unkept).not.toBe(apiKey);
+    apiKey = unkept;
+    expect((await api('/api/players/me')).username).toBe(username);
+    expect(await page.locator('.alert-error').count()).toBe(0);
+
+    // Signed out in another tab while a replacement is on its way: it stays signed out, and the
+    // new key is shown here.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Your API key').count()).toBe(1);
+    await page.getByLabel('Your API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => replace.count()).toBe(1);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route(rotation, async (route) => {
+      await answered;
+      await route.continue();
+    });
+    await replace.click();
+    await page.getByRole('button', { name: 'Yes, replace it' }).click();
+    const third = await page.context().newPage();
+    await third.goto(`${app.base()}/play`);
+    await third.getByRole('button', { name: 'Sign out' }).click();
+    await third.getByRole('button', { name: 'Yes, sign out' }).click();
+    await page.bringToFront();
+    await expect.poll(() => page.getByLabel('Your API key').count()).toBe(1);
+    answer();
+    await expect.poll(() => page.locator('#unkept-key').count()).toBe(1);
+    const shown = (await page.locator('#unkept-key').textContent()) ?? '';
+    expect(shown).not.toBe(apiKey);
+    apiKey = shown;
+    expect((await api('/api/players/me')).username).toBe(username);
+    await page.unroute(rotation);
+    await third.reload();
+    expect(await third.locator('.player-bar').count()).toBe(0);
+    await third.close();
+    await page.getByLabel('Your API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.locator('.player-bar').textContent())
+      .toMatch(`Playing as ${username}`);
+
+    // A Haggle pressed just before the key was replaced elsewhere: refused, and said so.
+    await page.goto(`${app.base()}/play`);
+    const start = '**/api/haggle/start';
+    let go = () => {};
+    const going = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    await page.route(start, async (route) => {
+      await going;
+      await route.continue();
+    });
+    const haggle = page.getByRole('button', { name: `Haggle for ${cheapest[1]?.name}` });
+    await haggle.click();
+    const me = await api('/api/players/me');
+    apiKey = String((await api(`/api/players/${me.id}/rotate-key`, {})).api_key);
+    await page.evaluate(
+      (player) => {
+        localStorage.setItem('bazaar.player', JSON.stringify(player));
+      },
+      {
+        id: me.id,
+        username,
+        key: apiKey,
+      },
+    );
+    go();
+    await expect
+      .poll(() => page.getByText('key was replaced meanwhile, so nothing was done').count())
+      .toBe(1);
+    await page.unroute(start);
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.player-bar').textContent())
+      .toMatch(`Playing as ${username}`);
   });
 
   it('should say once that a negotiation ended while its page was open', async () => {

@@ -7,18 +7,24 @@ import { currentPlayer, forget, signIn, signOutReason, type Me } from './player-
 import { Alert, Confirm, CopyButton, Field, describedBy, focusHeadingSoon } from './ui';
 
 /**
- * A rotated or unknown key cannot play: when `failure` says so, the key is dropped rather than
- * failing on every page, and the sign-in form says why. Whether it was, or was replaced already.
+ * What to say of a failure about the key a request was sent with (`null` when it is about
+ * something else). A rotated or unknown key cannot play: it is dropped rather than failing on
+ * every page, and the sign-in form that takes the page's place says why (`''`). A key this
+ * browser has replaced since the request was sent (here or in another tab) is not dropped: the
+ * page is drawn afresh for the new one, and the action, which did nothing, may be tried again.
  */
-export function forgotInvalidKey(failure: unknown, key: string): boolean {
-  if (!(failure instanceof ApiError && failure.code === 'unauthorized')) return false;
-  // Sent with a key this browser has replaced since (here or in another tab): the page is drawn
-  // afresh for the new key, which must not be forgotten for the old one's failure.
-  if (currentPlayer()?.key !== key) return true;
-  forget(
-    'This browser’s key is no longer valid (it was replaced or is unknown). Sign in with your current key.',
-  );
-  return true;
+export function keyFailure(failure: unknown, key: string): string | null {
+  if (!(failure instanceof ApiError && failure.code === 'unauthorized')) return null;
+  const now = currentPlayer();
+  if (now !== null && now.key !== key) {
+    return 'This browser’s key was replaced meanwhile, so nothing was done: try again.';
+  }
+  if (now !== null) {
+    forget(
+      'This browser’s key is no longer valid (it was replaced or is unknown). Sign in with your current key.',
+    );
+  }
+  return '';
 }
 
 /**
@@ -42,7 +48,7 @@ export function usePlayerStats(me: Me | null): [Stats | null, () => void, string
         setError('');
       },
       (failure: unknown) => {
-        if (!forgotInvalidKey(failure, me.key)) setError(problemText(failure));
+        if (keyFailure(failure, me.key) === null) setError(problemText(failure));
       },
     );
   }, [me?.id, me?.key, version]);

@@ -1,25 +1,53 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { listTransactions, rotateKey, type Transaction } from '../api/operations';
-import { PlayerBar, forgotInvalidKey, usePlayerStats } from '../components/player';
-import { signIn, type Me } from '../components/player-store';
+import { PlayerBar, keyFailure, usePlayerStats } from '../components/player';
+import { currentPlayer, signIn, usePlayer, type Me } from '../components/player-store';
 import { Alert, Confirm, CopyButton, Page, RetryAlert, Saved } from '../components/ui';
 import { credits, date } from '../format';
 import { problemText } from '../words';
 import { ForPlayer } from './sign-in-first';
 
 export function AccountPage() {
-  // The key this page has just handed out, kept here: the page under it is drawn afresh for the
-  // new key (as for any key), and says there that it is new.
-  const [replaced, setReplaced] = useState('');
+  // The player with the key this page has just handed out, kept here: the page under it is
+  // drawn afresh for the new key (as for any key), and says there that it is new.
+  const [replaced, setReplaced] = useState<Me | null>(null);
+  const me = usePlayer();
   return (
-    <ForPlayer
-      title="Your stats"
-      page={(me) => <Account me={me} replaced={replaced === me.key} onReplaced={setReplaced} />}
-    />
+    <>
+      <ForPlayer
+        title="Your stats"
+        page={(current) => (
+          <Account me={current} replaced={replaced?.key === current.key} onReplaced={setReplaced} />
+        )}
+      />
+      {/* Handed out, but this browser went on without it: shown whatever page took this one's place. */}
+      {replaced === null || me?.key === replaced.key ? null : <UnkeptKey player={replaced} />}
+    </>
   );
 }
 
-function Account(props: { me: Me; replaced: boolean; onReplaced: (key: string) => void }) {
+/**
+ * A new key this browser did not switch to (it was signed out, or in as another player, in
+ * another tab while the key was replaced; or its storage refused it): the player's only key now,
+ * to copy before leaving the page.
+ */
+function UnkeptKey(props: { player: Me }) {
+  return (
+    <Alert kind="warning" focus>
+      <p>
+        <strong>The new key of {props.player.username} is not kept in this browser</strong> (it
+        signed out or in as another player meanwhile, or could not store it). The old key no longer
+        works: copy this one now, as it cannot be shown again.
+      </p>
+      <p class="secret-line">
+        <code id="unkept-key">{props.player.key}</code>{' '}
+        <CopyButton text={props.player.key} label="Copy the new key" />
+      </p>
+    </Alert>
+  );
+}
+
+function Account(props: { me: Me; replaced: boolean; onReplaced: (player: Me) => void }) {
   const { me } = props;
   const [stats, readStats, statsError] = usePlayerStats(me);
   const [transactions, setTransactions] = useState<Transaction[] | null>(null);
@@ -152,7 +180,7 @@ function Account(props: { me: Me; replaced: boolean; onReplaced: (key: string) =
  * after the page that showed it first is gone (to sign in on another device, or in a program),
  * and to replace it when someone else may have it.
  */
-function ApiKey(props: { me: Me; replaced: boolean; onReplaced: (key: string) => void }) {
+function ApiKey(props: { me: Me; replaced: boolean; onReplaced: (player: Me) => void }) {
   // A key just handed out is shown at once: it is to be copied wherever the old one was used.
   const [shown, setShown] = useState(props.replaced);
   const [confirming, setConfirming] = useState(false);
@@ -169,11 +197,22 @@ function ApiKey(props: { me: Me; replaced: boolean; onReplaced: (key: string) =>
     setError('');
     try {
       const player = await rotateKey(props.me.key, props.me.id);
-      props.onReplaced(player.api_key);
-      // This tab and the others go on with the new key, as after signing in with it.
-      signIn({ id: player.id, username: player.username, key: player.api_key });
+      const next = { id: player.id, username: player.username, key: player.api_key };
+      // This tab and the others go on with the new key, as after signing in with it, unless the
+      // browser went on without the old one meanwhile (signed out, or in as another player).
+      if (currentPlayer()?.key === props.me.key) {
+        try {
+          signIn(next);
+        } catch {
+          // Storage refused it (full, or blocked): the page shows the key as not kept.
+        }
+      }
+      // After signing in, in the same turn: the page is drawn once, for where the key went.
+      props.onReplaced(next);
     } catch (failure) {
-      if (!forgotInvalidKey(failure, props.me.key)) setError(problemText(failure));
+      const said = keyFailure(failure, props.me.key);
+      if (said === null) setError(problemText(failure));
+      else if (said !== '') setError(said);
     } finally {
       sending.current = false;
       setBusy(false);

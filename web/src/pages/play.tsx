@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { listNegotiations, listProducts, startNegotiation, type Product } from '../api/operations';
 import {
-  forgotInvalidKey,
+  keyFailure,
   NewKey,
   PlayerBar,
   Register,
@@ -101,10 +101,13 @@ export function PlayPage() {
       const session = await startNegotiation(me.key, me.id, product.id);
       navigate(`/play/negotiations/${session.id}`);
     } catch (failure) {
-      // A replaced key: signed out, with the reason on the sign-in form that takes its place.
-      if (!forgotInvalidKey(failure, me.key)) {
+      // An invalid key: signed out, with the reason on the sign-in form that takes its place.
+      const said = keyFailure(failure, me.key);
+      if (said === null) {
         const full = failure instanceof ApiError && failure.code === 'too_many_active';
         setRefused({ id: product.id, text: problemText(failure), full });
+      } else if (said !== '') {
+        setRefused({ id: product.id, text: said, full: false });
       }
     } finally {
       setOpening(null);
