@@ -136,9 +136,8 @@ const FIRST_WITHOUT_BATCHES = '2025-06-18';
 /**
  * Why a JSON body cannot be answered as JSON-RPC 2.0 at all (a single message that is not one,
  * a batch from a client whose MCP version has none, an empty or overlong batch, a batch naming
- * one request id twice), or undefined. The transport
- * answered such a body with -32700, which is for a body that is not JSON, and an empty batch
- * with nothing.
+ * one request id twice), or undefined. The transport answered such a body with -32700, which is
+ * for a body that is not JSON, and an empty batch with nothing.
  */
 function invalidRequest(body: unknown, version: string | string[] | undefined): string | undefined {
   if (!Array.isArray(body)) return invalidMessage(body);
