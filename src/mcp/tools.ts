@@ -214,7 +214,8 @@ export function toolSpecs(transport: McpTransport, game: GameNumbers): ToolSpec[
       title: 'List your negotiations',
       description:
         'Your negotiations, newest first, with status, latest offer and counter, rounds used and product name. `status: active` ' +
-        'finds those to continue; pass `next_cursor` as `cursor` (same status) for more.',
+        'finds those to continue, `cooling_down: true` the products you cannot reopen yet (each until its `cooldown_until`); ' +
+        'pass `next_cursor` as `cursor` (same filters) for more.',
       method: 'GET',
       path: '/api/haggle',
       auth: 'player',

@@ -56,7 +56,7 @@ export const sellerRules = (game: GameNumbers): string =>
   `Round ${FINAL_COUNTER_ROUND}’s counter is final; offer ${MAX_ROUNDS} is the last, accepted only at or above it, else the negotiation expires (rejected if it is a second insult or retreat). ` +
   `A negotiation with no offer for ${minutes(game.idleMinutes)} expires; at most ${game.maxActive} may be active (409 too_many_active). ` +
   (game.cooldownMinutes > 0
-    ? `Ending without a deal blocks that product for a ${game.cooldownMinutes}-minute cool-down (409 cooling_down, retry_after_seconds). `
+    ? `Ending without a deal blocks that product for a ${game.cooldownMinutes}-minute cool-down (409 cooling_down, retry_after_seconds; list_my_negotiations with cooling_down: true lists the products blocked). `
     : '') +
   'Buying a product again costs you more; a product’s demand moves its price. Your terms are your own; your message never changes the price.';
 

@@ -296,18 +296,34 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect.poll(() => page.getByText('You walked away').count()).toBeGreaterThan(0);
     await expect.poll(focused).toMatch(/You walked away/);
     expect(await page.locator('.alert-warning').count()).toBe(0);
+    // When the product opens again, as the service says (the time of day, as the page writes it).
+    const thirdId = page.url().split('/').at(-1) ?? '';
+    const walked = (await api(`/api/haggle/${thirdId}`)).session as { cooldown_until: string };
+    const reopens = await page.evaluate(
+      (iso) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }),
+      walked.cooldown_until,
+    );
+    expect(await page.locator('.alert-info').textContent()).toContain(
+      `You can haggle for this product again at ${reopens}.`,
+    );
     await app.audit('negotiation-abandoned', { plainWords: true });
 
-    // Refused (cooling down), the product says why in its own card, where the button was pressed.
+    // The products page says so in the product's card, before Haggle is pressed.
     await page.goto(`${app.base()}/play`);
-    await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
     const card = page.locator('.card.product', { hasText: third.name });
     await expect
-      .poll(() => card.locator('.alert-error').textContent())
-      .toMatch(
-        /^A negotiation of yours for this product ended without a deal recently\. You can open a new one in/,
+      .poll(() => card.locator('.hint').textContent())
+      .toBe(
+        `Your last negotiation for it ended without a deal: you can haggle for it again at ${reopens}.`,
       );
-    await expect.poll(focused).toMatch(/open a new one/);
+    expect(await card.getByRole('button', { name: `Haggle for ${third.name}` }).isDisabled()).toBe(
+      true,
+    );
+    // Listed with its negotiations, with the same time.
+    await page.goto(`${app.base()}/play/negotiations`);
+    await expect
+      .poll(() => page.locator('li', { hasText: third.name }).first().textContent())
+      .toContain(`you can haggle for it again at ${reopens}`);
   });
 
   it('should show the leaderboard, stats and every negotiation page by page', async () => {

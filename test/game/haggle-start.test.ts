@@ -137,6 +137,16 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         expect(retryAfter).toBeLessThanOrEqual(30 * 60);
         const retryAt = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(again.body.error ?? '')?.[0];
         expect(Date.parse(retryAt ?? '') - Date.now()).toBeGreaterThan(29 * 60_000);
+        // The negotiation said so before the refusal: the same time, and it lists the product.
+        const ended = (await game.client.session(player, session.id)).body.data.session;
+        expect(ended.cooldown_until).toBe(retryAt);
+        const cooling = await game.client.get<{ items: { id: string; product_id: string }[] }>(
+          '/api/haggle?cooling_down=true',
+          player,
+        );
+        expect(cooling.body.data.items).toEqual([
+          expect.objectContaining({ id: session.id, product_id: product.id }),
+        ]);
 
         // Another product stays open, and the same one opens again once the time has passed.
         expect((await game.client.start(player, affordable(10).id)).status).toBe(201);
@@ -169,13 +179,39 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       }
     });
 
+    it('should say nothing blocks a product when the service has no cool-down', async () => {
+      const config = { ...game.t.config, haggleCooldownMinutes: 0 };
+      const app = await buildApp({ config, store: game.t.store, logger: createLogger('silent') });
+      await app.ready();
+      try {
+        const uncooled = new GameClient({ ...game.t, app, config });
+        const player = await uncooled.newPlayer();
+        const product = affordable(14);
+        const session = await openSession(player, product);
+        const walked = await uncooled.post<{ session: { cooldown_until: string | null } }>(
+          '/api/haggle/abandon',
+          { session_id: session.id },
+          player,
+        );
+        expect(walked.body.data.session.cooldown_until).toBeNull();
+        const cooling = await uncooled.get<{ items: unknown[] }>(
+          '/api/haggle?cooling_down=true',
+          player,
+        );
+        expect(cooling.body.data.items).toEqual([]);
+        expect((await uncooled.start(player, product.id)).status).toBe(201);
+      } finally {
+        await app.close();
+      }
+    });
+
     it('should not cool down after a deal, nor for another player', async () => {
       const player = await game.client.newPlayer();
       const other = await game.client.newPlayer();
       const product = affordable(11);
       const session = await openSession(player, product);
       const deal = await game.client.offer(player, session.id, product.market_price);
-      expect(deal.body.data.session.status).toBe('accepted');
+      expect(deal.body.data.session).toMatchObject({ status: 'accepted', cooldown_until: null });
       expect((await game.client.start(player, product.id)).status).toBe(201);
       const walked = await openSession(other, affordable(12));
       await game.client.post('/api/haggle/abandon', { session_id: walked.id }, other);

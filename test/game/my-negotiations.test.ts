@@ -10,6 +10,8 @@ interface Page {
     product_id: string;
     product_name: string;
     started_at: string;
+    ended_at: string | null;
+    cooldown_until: string | null;
   }[];
   count: number;
   limit: number;
@@ -71,6 +73,43 @@ describe.each(testDialects)('list my negotiations (%s)', (dialect) => {
     expect(bad.body.code).toBe('validation_error');
   });
 
+  it('should say when a cool-down ends, and list the products it blocks', async () => {
+    const { body } = await list('');
+    const walkedAway = body.data.items.find((item) => item.id === mine[1]);
+    const minutes = t.config.haggleCooldownMinutes;
+    expect(minutes).toBeGreaterThan(0);
+    expect(walkedAway?.cooldown_until).toBe(
+      new Date(Date.parse(walkedAway?.ended_at ?? '') + minutes * 60_000).toISOString(),
+    );
+    // The time the start refuses to open that product until, to the millisecond.
+    const until = await t.store.db
+      .selectFrom('haggle_cooldowns')
+      .select('until')
+      .where('product_id', '=', products[1]?.id ?? '')
+      .where('player_id', '=', me.id)
+      .executeTakeFirstOrThrow();
+    expect(walkedAway?.cooldown_until).toBe(until.until);
+    for (const item of body.data.items.filter((item) => item.id !== mine[1])) {
+      expect(item.cooldown_until).toBeNull();
+    }
+
+    const cooling = await list('?cooling_down=true');
+    expect(cooling.status).toBe(200);
+    expect(cooling.body.data.items.map((item) => item.id)).toEqual([mine[1]]);
+    expect((await list('?cooling_down=false')).body.data.items).toHaveLength(body.data.count);
+    expect((await list('?cooling_down=true&status=active')).body.data.items).toEqual([]);
+    expect((await list('?cooling_down=true', other)).body.data.items).toEqual([]);
+
+    // Once it has run out, the walk-away blocks nothing.
+    const long = new Date(Date.now() - (minutes + 1) * 60_000).toISOString();
+    await t.store.db
+      .updateTable('haggle_sessions')
+      .set({ ended_at: long })
+      .where('id', '=', mine[1] ?? '')
+      .execute();
+    expect((await list('?cooling_down=true')).body.data.items).toEqual([]);
+  });
+
   it('should page with a cursor, stable while new sessions open', async () => {
     const first = await list('?limit=2');
     expect(first.body.data.items.map((item) => item.id)).toEqual(all.slice(0, 2));
@@ -87,9 +126,11 @@ describe.each(testDialects)('list my negotiations (%s)', (dialect) => {
 
   it('should refuse a cursor of another list or a forged one', async () => {
     const { body } = await list('?limit=1');
-    const withOtherFilter = await list(`?status=active&cursor=${body.data.next_cursor ?? ''}`);
-    expect(withOtherFilter.status).toBe(400);
-    expect(withOtherFilter.body.code).toBe('validation_error');
+    for (const other of ['?status=active&', '?cooling_down=true&']) {
+      const withOtherFilter = await list(`${other}cursor=${body.data.next_cursor ?? ''}`);
+      expect(withOtherFilter.status).toBe(400);
+      expect(withOtherFilter.body.code).toBe('validation_error');
+    }
     const forged = await list('?cursor=not-a-cursor');
     expect(forged.status).toBe(400);
     // Cursors that decode to valid JSON of every other shape: null, a number, a string, an array.

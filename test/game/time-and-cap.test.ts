@@ -93,13 +93,24 @@ describe.each(testDialects)('time, the cap and the terms of the game (%s)', (dia
       const lastMove = await idleFor(id, IDLE_MINUTES + 1);
       const deadline = new Date(Date.parse(lastMove) + IDLE_MINUTES * 60_000).toISOString();
 
-      // Readers show it expired before anything is written.
+      // Readers show it expired before anything is written, with the cool-down from its deadline.
+      const coolsUntil = new Date(
+        Date.parse(deadline) + game.t.config.haggleCooldownMinutes * 60_000,
+      ).toISOString();
       const read = await game.client.session(player, id);
       expect(read.body.data.session).toMatchObject({
         status: 'expired',
         expires_at: null,
         ended_at: deadline,
+        cooldown_until: coolsUntil,
       });
+      const cooling = await game.client.get<{ items: { id: string; cooldown_until: string }[] }>(
+        '/api/haggle?cooling_down=true',
+        player,
+      );
+      expect(cooling.body.data.items).toEqual([
+        expect.objectContaining({ id, cooldown_until: coolsUntil }),
+      ]);
       const listed = await game.client.get<{ items: { id: string }[] }>(
         '/api/haggle?status=active',
         player,
@@ -144,9 +155,16 @@ describe.each(testDialects)('time, the cap and the terms of the game (%s)', (dia
         .where('player_id', '=', player.id)
         .where('product_id', '=', item.id)
         .executeTakeFirstOrThrow();
-      expect(cooldown.until).toBe(
-        new Date(Date.parse(deadline) + game.t.config.haggleCooldownMinutes * 60_000).toISOString(),
+      expect(cooldown.until).toBe(coolsUntil);
+
+      // An idle negotiation whose cool-down has run out by now blocks nothing.
+      const other = await game.client.start(player, affordable(2).id);
+      await idleFor(other.body.data.id, IDLE_MINUTES + game.t.config.haggleCooldownMinutes + 1);
+      const stillCooling = await game.client.get<{ items: { id: string }[] }>(
+        '/api/haggle?cooling_down=true',
+        player,
       );
+      expect(stillCooling.body.data.items.map((item) => item.id)).toEqual([id]);
     });
 
     it('should keep a negotiation alive while offers come within the limit', async () => {

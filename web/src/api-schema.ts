@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * List your negotiations
-         * @description Your own negotiations, newest first, to pick work up again without keeping ids. Filter by `status` (e.g. `active`); pages of `limit` (default 20, at most 100): pass `next_cursor` as `cursor`, with the same `status`, for the next page. Never shows anyone else’s negotiations.
+         * @description Your own negotiations, newest first, to pick work up again without keeping ids. Filter by `status` (e.g. `active`), or with `cooling_down=true` to the products you cannot start a negotiation for yet; pages of `limit` (default 20, at most 100): pass `next_cursor` as `cursor`, with the same filters, for the next page. Never shows anyone else’s negotiations.
          */
         get: operations["listMyNegotiations"];
         put?: never;
@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Open a negotiation for a product
-         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned as it stands with 200 and `resumed: true` (its round, `current_ask` and the seller’s latest words), never a second greeting. After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open another for it during a cool-down (30 minutes): 409 `cooling_down`, with the time you may retry in the error and `Retry-After` in seconds. You may hold at most 3 active negotiations at once: 409 `too_many_active` beyond that. A negotiation with no offer for 15 minutes expires (its counter-offer no longer stands, and the cool-down applies). Your floor is your own: the seller draws its terms for each player and product, raises them for each earlier purchase of the product by you, and moves them with the product’s `demand`.
+         * @description Checks, in order: the product exists (404), you have credits (402), it is in stock (409 `out_of_stock`). If you already have an active negotiation for this product, it is returned as it stands with 200 and `resumed: true` (its round, `current_ask` and the seller’s latest words), never a second greeting. After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open another for it during a cool-down (30 minutes): 409 `cooling_down`, with the time you may retry in the error and `Retry-After` in seconds (`GET /api/haggle?cooling_down=true` lists the products blocked, each until its `cooldown_until`). You may hold at most 3 active negotiations at once: 409 `too_many_active` beyond that. A negotiation with no offer for 15 minutes expires (its counter-offer no longer stands, and the cool-down applies). Your floor is your own: the seller draws its terms for each player and product, raises them for each earlier purchase of the product by you, and moves them with the product’s `demand`.
          */
         post: operations["startNegotiation"];
         delete?: never;
@@ -1339,7 +1339,9 @@ export interface operations {
     listMyNegotiations: {
         parameters: {
             query?: {
-                /** @description `next_cursor` of the previous page, with the same `status`. */
+                /** @description `true`: only negotiations that ended without a deal and still block their product (`cooldown_until` to come): the products you cannot start a negotiation for yet. `false` (or absent): all. */
+                cooling_down?: boolean;
+                /** @description `next_cursor` of the previous page, with the same `status` and `cooling_down`. */
                 cursor?: string;
                 /** @description Sessions per page. */
                 limit?: number;
@@ -1374,6 +1376,8 @@ export interface operations {
                                  * @example 37.5
                                  */
                                 ai_counter_offer: number | null;
+                                /** @description Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 in `info["x-game"]`). */
+                                cooldown_until: string | null;
                                 /**
                                  * @description The player's latest offer; null before the first.
                                  * @example 37.5
@@ -1577,6 +1581,8 @@ export interface operations {
                                  * @example 37.5
                                  */
                                 ai_counter_offer: number | null;
+                                /** @description Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 in `info["x-game"]`). */
+                                cooldown_until: string | null;
                                 /**
                                  * @description The player's latest offer; null before the first.
                                  * @example 37.5
@@ -1729,6 +1735,8 @@ export interface operations {
                                  * @example 37.5
                                  */
                                 ai_counter_offer: number | null;
+                                /** @description Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 in `info["x-game"]`). */
+                                cooldown_until: string | null;
                                 /**
                                  * @description The player's latest offer; null before the first.
                                  * @example 37.5
@@ -1918,6 +1926,8 @@ export interface operations {
                                  * @example 37.5
                                  */
                                 ai_counter_offer: number | null;
+                                /** @description Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 in `info["x-game"]`). */
+                                cooldown_until: string | null;
                                 /**
                                  * @description The player's latest offer; null before the first.
                                  * @example 37.5
@@ -2243,6 +2253,8 @@ export interface operations {
                                  * @example 37.5
                                  */
                                 ai_counter_offer: number | null;
+                                /** @description Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 in `info["x-game"]`). */
+                                cooldown_until: string | null;
                                 /**
                                  * @description The player's latest offer; null before the first.
                                  * @example 37.5
@@ -2495,6 +2507,8 @@ export interface operations {
                              * @example 37.5
                              */
                             ai_counter_offer: number | null;
+                            /** @description Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 in `info["x-game"]`). */
+                            cooldown_until: string | null;
                             /**
                              * @description What the seller asks now: its latest counter-offer, or the opening ask before the first.
                              * @example 42.5
@@ -2618,6 +2632,8 @@ export interface operations {
                              * @example 37.5
                              */
                             ai_counter_offer: number | null;
+                            /** @description Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 in `info["x-game"]`). */
+                            cooldown_until: string | null;
                             /**
                              * @description What the seller asks now: its latest counter-offer, or the opening ask before the first.
                              * @example 42.5

@@ -11,6 +11,12 @@ export const date = (iso: string) =>
 export const time = (iso: string) =>
   new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
 
+/** A moment to come: its time today, with the date on another day. */
+export const moment = (iso: string) =>
+  new Date(iso).toDateString() === new Date().toDateString()
+    ? time(iso)
+    : `${date(iso)}, ${time(iso)}`;
+
 /** A wait in seconds as people say it: "about 20 minutes", "45 seconds". */
 export function wait(seconds: number): string {
   if (seconds < 90) {

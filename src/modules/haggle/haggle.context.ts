@@ -25,6 +25,9 @@ export interface HaggleDeps {
   maxActive: number;
 }
 
+/** The rules of time a player's view of a session shows: its idle deadline and its cool-down. */
+export type SessionClock = Pick<HaggleDeps, 'idleMinutes' | 'cooldownMinutes'>;
+
 export const now = (): string => new Date().toISOString();
 
 export const addMinutes = (at: string, minutes: number): string =>
@@ -120,17 +123,25 @@ export const playerNote = (
     at,
   });
 
-/** A negotiation ended without a deal at `endedAt`: the player waits before reopening this product. */
+/**
+ * When the player may reopen the product of a negotiation that ended without a deal (rejected,
+ * abandoned, expired): its end plus the cool-down. Null for an active or accepted one, and when
+ * the cool-down is off.
+ */
+export function cooldownEnd(session: SessionRow, cooldownMinutes: number): string | null {
+  if (cooldownMinutes === 0 || session.ended_at === null || session.status === 'accepted') {
+    return null;
+  }
+  return addMinutes(session.ended_at, cooldownMinutes);
+}
+
+/** A negotiation ended without a deal: the player waits before reopening this product. */
 export async function coolDown(
   trx: Transaction<Database>,
   deps: HaggleDeps,
-  session: SessionRow,
-  endedAt: string,
+  ended: SessionRow,
 ): Promise<void> {
-  if (deps.cooldownMinutes === 0) return;
-  await startCooldown(
-    trx,
-    { playerId: session.player_id, productId: session.product_id },
-    addMinutes(endedAt, deps.cooldownMinutes),
-  );
+  const until = cooldownEnd(ended, deps.cooldownMinutes);
+  if (until === null) return;
+  await startCooldown(trx, { playerId: ended.player_id, productId: ended.product_id }, until);
 }

@@ -2,10 +2,17 @@ import { decodeCursor, pageOf, timestampField, uuidField } from '../../http/curs
 import { notFound } from '../../http/errors.js';
 import { findProduct } from '../products/products.repository.js';
 import type { ProductRow } from '../products/products.tables.js';
-import { asOf, idleCutoff, now, type HaggleDeps } from './haggle.context.js';
+import {
+  addMinutes,
+  asOf,
+  idleCutoff,
+  now,
+  type HaggleDeps,
+  type SessionClock,
+} from './haggle.context.js';
 import { findOwnSession, listMessages, listOwnSessions } from './haggle.repository.js';
 import type { SessionListQuery } from './haggle.schemas.js';
-import type { MessageRow, SessionRow, SessionStatus } from './haggle.tables.js';
+import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 /**
  * Reading and listing the player's own negotiations. An active session idle past the limit is
@@ -16,7 +23,7 @@ export interface SessionRead {
   session: SessionRow;
   product: ProductRow;
   messages: MessageRow[];
-  idleMinutes: number;
+  clock: SessionClock;
 }
 
 export async function readSession(
@@ -36,14 +43,18 @@ export async function readSession(
     session: asOf(session, now(), deps.idleMinutes),
     product,
     messages,
-    idleMinutes: deps.idleMinutes,
+    clock: deps,
   };
 }
 
 const DEFAULT_LIMIT = 20;
 
-/** started_at and id of the last session of the previous page, for the same status filter. */
-function decodePosition(raw: string, status: SessionStatus | undefined) {
+/** The filters a cursor is issued for: the status, and `+cooling_down` when only those. */
+const listOf = (query: SessionListQuery): string | null =>
+  query.cooling_down === true ? `${query.status ?? ''}+cooling_down` : (query.status ?? null);
+
+/** started_at and id of the last session of the previous page, for the same filters. */
+function decodePosition(raw: string, list: string | null) {
   return decodeCursor(
     raw,
     (fields) => {
@@ -52,7 +63,7 @@ function decodePosition(raw: string, status: SessionStatus | undefined) {
       if (startedAt === undefined || id === undefined) return;
       return { startedAt, id };
     },
-    status ?? null,
+    list,
   );
 }
 
@@ -60,7 +71,16 @@ export interface SessionList {
   rows: (SessionRow & { product_name: string })[];
   limit: number;
   nextCursor: string | null;
-  idleMinutes: number;
+  clock: SessionClock;
+}
+
+/**
+ * A session whose cool-down still runs at `at` ended (as `cooldownEnd` says) after `at` less the
+ * cool-down; an idle one ends at its deadline, so it last moved after that less the idle limit.
+ */
+function cooledSince(at: string, clock: SessionClock) {
+  const endedAt = addMinutes(at, -clock.cooldownMinutes);
+  return { endedAt, idleSince: addMinutes(endedAt, -clock.idleMinutes) };
 }
 
 /** The player's own sessions, newest first, a page at a time. */
@@ -71,18 +91,25 @@ export async function listSessions(
 ): Promise<SessionList> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const at = now();
-  const rows = await listOwnSessions(deps.store.db, {
-    playerId,
-    status: query.status,
-    idleCutoff: idleCutoff(at, deps.idleMinutes),
-    after: query.cursor === undefined ? undefined : decodePosition(query.cursor, query.status),
-    limit: limit + 1,
-  });
+  const list = listOf(query);
+  const after = query.cursor === undefined ? undefined : decodePosition(query.cursor, list);
+  // Without a cool-down, no negotiation blocks its product.
+  const rows =
+    query.cooling_down === true && deps.cooldownMinutes === 0
+      ? []
+      : await listOwnSessions(deps.store.db, {
+          playerId,
+          status: query.status,
+          idleCutoff: idleCutoff(at, deps.idleMinutes),
+          endedAfter: query.cooling_down === true ? cooledSince(at, deps) : undefined,
+          after,
+          limit: limit + 1,
+        });
   const { items, nextCursor } = pageOf(
     rows,
     limit,
     (last) => ({ s: last.started_at, i: last.id }),
-    query.status ?? null,
+    list,
   );
   return {
     rows: items.map((row) => ({
@@ -91,6 +118,6 @@ export async function listSessions(
     })),
     limit,
     nextCursor,
-    idleMinutes: deps.idleMinutes,
+    clock: deps,
   };
 }

@@ -257,11 +257,16 @@ export function listOwnSessions(
     status: SessionStatus | undefined;
     /** Active sessions that last moved at or before this are idle: listed as expired. */
     idleCutoff: string;
+    /**
+     * Only sessions that ended without a deal after this (idle ones by their deadline, which
+     * they passed after `idleSince`): those whose cool-down still runs.
+     */
+    endedAfter?: { endedAt: string; idleSince: string } | undefined;
     after: { startedAt: string; id: string } | undefined;
     limit: number;
   },
 ): Promise<(SessionRow & { product_name: string })[]> {
-  const { after, idleCutoff } = filter;
+  const { after, idleCutoff, endedAfter } = filter;
   const status = filter.status;
   return db
     .selectFrom('haggle_sessions')
@@ -287,6 +292,21 @@ export function listOwnSessions(
     )
     .$if(status !== undefined && status !== 'active' && status !== 'expired', (query) =>
       query.where('haggle_sessions.status', '=', status as SessionStatus),
+    )
+    .$if(endedAfter !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb.and([
+            eb('haggle_sessions.status', 'in', ['rejected', 'abandoned', 'expired']),
+            eb('haggle_sessions.ended_at', '>', endedAfter?.endedAt ?? ''),
+          ]),
+          eb.and([
+            eb('haggle_sessions.status', '=', 'active'),
+            eb('haggle_sessions.last_move_at', '<=', idleCutoff),
+            eb('haggle_sessions.last_move_at', '>', endedAfter?.idleSince ?? ''),
+          ]),
+        ]),
+      ),
     )
     .$if(after !== undefined, (query) =>
       query.where((eb) =>

@@ -65,7 +65,8 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
           (config.haggleCooldownMinutes > 0
             ? 'After a negotiation for this product ended without a deal (abandoned, expired or rejected) you may not open ' +
               `another for it during a cool-down (${minutes(config.haggleCooldownMinutes)}): 409 \`cooling_down\`, ` +
-              'with the time you may retry in the error and `Retry-After` in seconds. '
+              'with the time you may retry in the error and `Retry-After` in seconds (`GET /api/haggle?cooling_down=true` ' +
+              'lists the products blocked, each until its `cooldown_until`). '
             : '') +
           `You may hold at most ${maxActive} active negotiations at once: 409 \`too_many_active\` beyond that. ` +
           `A negotiation with no offer for ${minutes(idleMinutes)} expires (its counter-offer no longer stands` +
@@ -226,8 +227,9 @@ export const haggleRoutes = authenticatedRoutes(async (app, { store, config, sel
         summary: 'List your negotiations',
         description:
           'Your own negotiations, newest first, to pick work up again without keeping ids. Filter by `status` ' +
-          '(e.g. `active`); pages of `limit` (default 20, at most 100): pass `next_cursor` as `cursor`, with the same ' +
-          '`status`, for the next page. Never shows anyone else’s negotiations.',
+          '(e.g. `active`), or with `cooling_down=true` to the products you cannot start a negotiation for yet; pages ' +
+          'of `limit` (default 20, at most 100): pass `next_cursor` as `cursor`, with the same filters, for the next ' +
+          'page. Never shows anyone else’s negotiations.',
         querystring: SessionListQuery,
         response: {
           200: Envelope(SessionPage, 'A page of your negotiations, newest first.'),

@@ -49,6 +49,12 @@ export const Session = Type.Object({
       'While active: when the negotiation expires unless you make an offer first (each offer moves it on). null otherwise.',
   }),
   ended_at: Type.Union([Timestamp(), Type.Null()], { description: 'null while active.' }),
+  cooldown_until: Type.Union([Timestamp(), Type.Null()], {
+    description:
+      'Ended without a deal: when its product opens to you again (`start` answers 409 `cooling_down` until then). ' +
+      'null while active, after a deal, and when ending without a deal blocks nothing here (`cooldown_minutes` 0 ' +
+      'in `info["x-game"]`).',
+  }),
 });
 
 export const Message = Type.Object({
@@ -179,13 +185,20 @@ export type SessionDetailView = Static<typeof SessionDetail>;
 
 export const SessionListQuery = Type.Object({
   status: Type.Optional(Session.properties.status),
+  cooling_down: Type.Optional(
+    Type.Boolean({
+      description:
+        '`true`: only negotiations that ended without a deal and still block their product (`cooldown_until` to ' +
+        'come): the products you cannot start a negotiation for yet. `false` (or absent): all.',
+    }),
+  ),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Sessions per page.' }),
   ),
   cursor: Type.Optional(
     Type.String({
       maxLength: 300,
-      description: '`next_cursor` of the previous page, with the same `status`.',
+      description: '`next_cursor` of the previous page, with the same `status` and `cooling_down`.',
     }),
   ),
 });

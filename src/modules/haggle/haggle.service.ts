@@ -27,7 +27,7 @@ export async function startAnswer(
   baseUrl: string,
 ) {
   const started = await startSession(deps, caller, body);
-  return { created: started.created, data: startedView(started, baseUrl, deps.idleMinutes) };
+  return { created: started.created, data: startedView(started, baseUrl, deps) };
 }
 
 export const offerAnswer = async (
@@ -35,17 +35,17 @@ export const offerAnswer = async (
   caller: Caller,
   body: OfferInput,
   baseUrl: string,
-) => offerView(await makeOffer(deps, caller, body), baseUrl, deps.idleMinutes);
+) => offerView(await makeOffer(deps, caller, body), baseUrl, deps);
 
 export const acceptAnswer = async (
   deps: HaggleDeps,
   caller: Caller,
   sessionId: string,
   baseUrl: string,
-) => acceptView(await acceptCounter(deps, caller, sessionId), baseUrl, deps.idleMinutes);
+) => acceptView(await acceptCounter(deps, caller, sessionId), baseUrl, deps);
 
 export const abandonAnswer = async (deps: HaggleDeps, caller: Caller, sessionId: string) =>
-  sessionOnlyView(await abandonSession(deps, caller, sessionId), deps.idleMinutes);
+  sessionOnlyView(await abandonSession(deps, caller, sessionId), deps);
 
 export const listAnswer = async (deps: HaggleDeps, playerId: string, query: SessionListQuery) =>
   sessionPageView(await listSessions(deps, playerId, query));

@@ -64,7 +64,7 @@ export async function expireIdle(
   const expired: SessionRow = { ...session, status: 'expired', ended_at: endedAt };
   const { query, values } = moveSession(session, expired);
   const moved = await query(trx, values as never);
-  if (moved.rows.length === 1) await coolDown(trx, deps, session, endedAt);
+  if (moved.rows.length === 1) await coolDown(trx, deps, expired);
 }
 
 /**
@@ -250,7 +250,7 @@ export async function makeOffer(
         case 'expired': {
           const next = { ...moved, status: reply.outcome, ended_at: at };
           const ended = await recordTurn(trx, session, next, turn);
-          await coolDown(trx, deps, session, at);
+          await coolDown(trx, deps, ended);
           return { session: ended, reply, product, creditsCents, transaction: null };
         }
       }
@@ -302,7 +302,7 @@ export async function abandonSession(
     const abandoned = await recordTurn(trx, session, next, [
       playerNote(session, playerWords.walkAway, null, at),
     ]);
-    await coolDown(trx, deps, session, at);
+    await coolDown(trx, deps, abandoned);
     return { session: abandoned };
   });
 }

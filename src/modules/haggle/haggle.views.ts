@@ -10,7 +10,7 @@ import type {
   SessionView,
   StartedSessionView,
 } from './haggle.schemas.js';
-import { idleDeadline } from './haggle.context.js';
+import { cooldownEnd, idleDeadline, type SessionClock } from './haggle.context.js';
 import type { SessionList, SessionRead } from './haggle.read.js';
 import type { StartOutcome } from './haggle.start.js';
 import type { AcceptOutcome, OfferOutcome } from './haggle.turn.js';
@@ -20,10 +20,10 @@ const money = (cents: number | null): number | null =>
   cents === null ? null : centsToCredits(cents);
 
 /**
- * The player's view of a session: the seller's floor stays on the server. `idleMinutes` gives
- * an active session its `expires_at`.
+ * The player's view of a session: the seller's floor stays on the server. `clock` gives an
+ * active session its `expires_at`, and one that ended without a deal its `cooldown_until`.
  */
-export function sessionView(row: SessionRow, idleMinutes: number): SessionView {
+export function sessionView(row: SessionRow, clock: SessionClock): SessionView {
   return {
     id: row.id,
     player_id: row.player_id,
@@ -35,8 +35,9 @@ export function sessionView(row: SessionRow, idleMinutes: number): SessionView {
     max_rounds: row.max_rounds,
     final_price: money(row.final_price_cents),
     started_at: row.started_at,
-    expires_at: row.status === 'active' ? idleDeadline(row, idleMinutes) : null,
+    expires_at: row.status === 'active' ? idleDeadline(row, clock.idleMinutes) : null,
     ended_at: row.ended_at,
+    cooldown_until: cooldownEnd(row, clock.cooldownMinutes),
   };
 }
 
@@ -54,11 +55,11 @@ export function messageView(row: MessageRow): MessageView {
 export function startedView(
   started: StartOutcome,
   baseUrl: string,
-  idleMinutes: number,
+  clock: SessionClock,
 ): StartedSessionView {
   const { session } = started;
   return {
-    ...sessionView(session, idleMinutes),
+    ...sessionView(session, clock),
     product: productView(started.product, baseUrl),
     opening_ask: centsToCredits(session.opening_ask_cents),
     current_ask: centsToCredits(session.counter_offer_cents ?? session.opening_ask_cents),
@@ -70,11 +71,11 @@ export function startedView(
 export function offerView(
   outcome: OfferOutcome,
   baseUrl: string,
-  idleMinutes: number,
+  clock: SessionClock,
 ): OfferResultView {
   const { reply } = outcome;
   return {
-    session: sessionView(outcome.session, idleMinutes),
+    session: sessionView(outcome.session, clock),
     seller_response: {
       action: reply.action,
       counter_offer: money(reply.counterCents),
@@ -94,10 +95,10 @@ export function offerView(
 export function acceptView(
   deal: AcceptOutcome,
   baseUrl: string,
-  idleMinutes: number,
+  clock: SessionClock,
 ): AcceptResultView {
   return {
-    session: sessionView(deal.session, idleMinutes),
+    session: sessionView(deal.session, clock),
     transaction: transactionView(deal.transaction, baseUrl),
     new_credits: centsToCredits(deal.creditsCents),
     savings: centsToCredits(deal.transaction.market_cents - deal.transaction.final_price_cents),
@@ -106,14 +107,14 @@ export function acceptView(
 
 export const sessionOnlyView = (
   outcome: { session: SessionRow },
-  idleMinutes: number,
+  clock: SessionClock,
 ): { session: SessionView } => ({
-  session: sessionView(outcome.session, idleMinutes),
+  session: sessionView(outcome.session, clock),
 });
 
 export function sessionDetailView(read: SessionRead, baseUrl: string): SessionDetailView {
   return {
-    session: sessionView(read.session, read.idleMinutes),
+    session: sessionView(read.session, read.clock),
     product: productView(read.product, baseUrl),
     messages: read.messages.map(messageView),
   };
@@ -122,7 +123,7 @@ export function sessionDetailView(read: SessionRead, baseUrl: string): SessionDe
 export function sessionPageView(list: SessionList): SessionPageView {
   return {
     items: list.rows.map((row) => ({
-      ...sessionView(row, list.idleMinutes),
+      ...sessionView(row, list.clock),
       product_name: row.product_name,
     })),
     count: list.rows.length,

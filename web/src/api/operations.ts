@@ -93,18 +93,11 @@ export const getNegotiation = (key: string, sessionId: string) =>
     api.GET('/api/haggle/{sessionId}', { params: { path: { sessionId } }, headers: bearer(key) }),
   );
 
-export const listNegotiations = (key: string, cursor?: string, status?: 'active') =>
-  call(
-    api.GET('/api/haggle', {
-      params: {
-        query: {
-          ...(cursor === undefined ? {} : { cursor }),
-          ...(status === undefined ? {} : { status }),
-        },
-      },
-      headers: bearer(key),
-    }),
-  );
+/** `status: 'active'`: those to continue; `cooling_down`: the products not to be reopened yet. */
+export const listNegotiations = (
+  key: string,
+  query: { cursor?: string; status?: 'active'; cooling_down?: true } = {},
+) => call(api.GET('/api/haggle', { params: { query }, headers: bearer(key) }));
 
 /** `round` is the round the offer is for: a page left open on an older round is refused. */
 export const makeOffer = (

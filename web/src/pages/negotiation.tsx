@@ -13,7 +13,7 @@ import type { Me } from '../components/player-store';
 import { DealDone, cents, quickAmounts } from '../components/haggle-parts';
 import { PriceLadder } from '../components/price-ladder';
 import { Alert, Confirm, Page, RetryAlert, describedBy } from '../components/ui';
-import { amountProblem, credits, time } from '../format';
+import { amountProblem, credits, moment, time } from '../format';
 import { endedWithoutDeal, objectionText, problemText, statusText } from '../words';
 import { ForPlayer } from './sign-in-first';
 
@@ -305,7 +305,11 @@ function Negotiation(props: { id: string; me: Me }) {
       ) : null}
       {endedWithoutDeal[session.status] === undefined ? null : (
         <Alert kind="info" focus={seenActive.current}>
-          {endedWithoutDeal[session.status]} <a href="/play">Try another product</a>
+          {endedWithoutDeal[session.status]}
+          {session.cooldown_until !== null && Date.parse(session.cooldown_until) > Date.now()
+            ? ` You can haggle for this product again at ${moment(session.cooldown_until)}.`
+            : ''}{' '}
+          <a href="/play">Try another product</a>
         </Alert>
       )}
 

@@ -3,7 +3,7 @@ import { listNegotiations, type NegotiationPage } from '../api/operations';
 import { PlayerBar, usePlayerStats } from '../components/player';
 import type { Me } from '../components/player-store';
 import { Page, RetryAlert } from '../components/ui';
-import { credits, date, time } from '../format';
+import { credits, date, moment, time } from '../format';
 import { restoreFocus, savedScroll } from '../router';
 import { problemText, statusText } from '../words';
 import { ForPlayer } from './sign-in-first';
@@ -35,7 +35,7 @@ function Negotiations({ me }: { me: Me }) {
       let after = cursor;
       let more: string | null;
       do {
-        const page = await listNegotiations(me.key, after);
+        const page = await listNegotiations(me.key, after === undefined ? {} : { cursor: after });
         added = [...added, ...page.items];
         more = page.next_cursor;
         after = more ?? undefined;
@@ -98,6 +98,9 @@ function Negotiations({ me }: { me: Me }) {
                   ? ` · ends unless you offer by ${time(row.expires_at)}`
                   : ''}
                 {row.final_price === null ? '' : ` · bought for ${credits(row.final_price)}`}
+                {row.cooldown_until !== null && Date.parse(row.cooldown_until) > Date.now()
+                  ? ` · you can haggle for it again at ${moment(row.cooldown_until)}`
+                  : ''}
               </span>
             </li>
           ))}

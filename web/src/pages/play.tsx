@@ -11,7 +11,7 @@ import {
 } from '../components/player';
 import { usePlayer, type Me } from '../components/player-store';
 import { Alert, Page, RetryAlert } from '../components/ui';
-import { credits } from '../format';
+import { credits, moment } from '../format';
 import { navigate, restoreFocus, savedScroll, setQuery, useLocation } from '../router';
 import { problemText } from '../words';
 
@@ -54,14 +54,35 @@ export function PlayPage() {
   const [refused, setRefused] = useState<{ id: string; text: string; full: boolean } | null>(null);
   // The products the player has an active negotiation for: their button goes back to it.
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  // The products a negotiation that ended without a deal blocks, each until when.
+  const [blocked, setBlocked] = useState<ReadonlyMap<string, string>>(new Map());
   useEffect(() => {
     if (me === null) return;
-    listNegotiations(me.key, undefined, 'active').then(
+    listNegotiations(me.key, { status: 'active' }).then(
       (page) => setOpen(new Set(page.items.map((item) => item.product_id))),
       // Without it, every button says "Haggle", which opens an active negotiation all the same.
       () => undefined,
     );
+    listNegotiations(me.key, { cooling_down: true }).then(
+      (page) =>
+        setBlocked(new Map(page.items.map((item) => [item.product_id, item.cooldown_until ?? '']))),
+      // Without it, a blocked product's Haggle says why when pressed.
+      () => undefined,
+    );
   }, [me?.key]);
+  // A product opens again when its time comes, without reading the list again.
+  useEffect(() => {
+    const ends = [...blocked.values()].map((until) => Date.parse(until));
+    if (ends.length === 0) return;
+    const timer = setTimeout(
+      () => {
+        const now = Date.now();
+        setBlocked(new Map([...blocked].filter(([, until]) => Date.parse(until) > now)));
+      },
+      Math.max(0, Math.min(...ends) - Date.now()) + 500,
+    );
+    return () => clearTimeout(timer);
+  }, [blocked]);
 
   useEffect(() => {
     setQuery({ search, category, in_stock: inStock ? 'true' : '' });
@@ -231,10 +252,17 @@ export function PlayPage() {
               </p>
               <p>{product.description}</p>
               <p class="price">Market price {credits(product.market_price)}</p>
+              {blocked.has(product.id) ? (
+                <p class="hint" id={`blocked-${product.id}`}>
+                  Your last negotiation for it ended without a deal: you can haggle for it again at{' '}
+                  {moment(blocked.get(product.id) ?? '')}.
+                </p>
+              ) : null}
               {me === null ? null : (
                 <button
                   type="button"
-                  disabled={product.stock_quantity === 0}
+                  disabled={product.stock_quantity === 0 || blocked.has(product.id)}
+                  aria-describedby={blocked.has(product.id) ? `blocked-${product.id}` : undefined}
                   aria-disabled={opening !== null}
                   aria-label={`${open.has(product.id) ? 'Continue haggling' : 'Haggle'} for ${product.name}`}
                   data-place={`haggle ${product.id}`}
