@@ -170,10 +170,10 @@ describe.each(testDialects)('validation (%s)', (dialect) => {
       expectFieldProblem(
         response,
         'username',
-        /^may contain only letters, digits, underscores, dots and hyphens$/,
+        /^may contain only letters A to Z \(without accents\), digits, underscores, dots and hyphens$/,
       );
       expect(response.json<Problem>().error).toBe(
-        'The request is invalid: username may contain only letters, digits, underscores, dots and hyphens.',
+        'The request is invalid: username may contain only letters A to Z (without accents), digits, underscores, dots and hyphens.',
       );
     });
 

@@ -3254,7 +3254,7 @@ export interface operations {
                      */
                     email: string;
                     /**
-                     * @description 3–32 letters, digits, `_`, `.` or `-`; unique ignoring case.
+                     * @description 3–32 letters A–Z (without accents), digits, `_`, `.` or `-`; unique ignoring case.
                      * @example haggler_42
                      */
                     username: string;

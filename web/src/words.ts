@@ -10,7 +10,8 @@ export const noSuchListing =
   'No catalog listing has this id. Leave it empty, or copy the id from a listing page.';
 
 const fields: Record<string, string> = {
-  username: 'Choose a username of 3 to 32 letters, digits, dots, dashes or underscores.',
+  username:
+    'Choose a username of 3 to 32 letters A to Z (without accents), digits, dots, dashes or underscores.',
   email: 'Enter a valid e-mail address.',
   task: 'Describe what you need in 12 to 3,000 characters.',
   contact: 'Keep the contact to 254 characters at most.',

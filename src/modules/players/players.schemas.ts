@@ -7,8 +7,9 @@ export const Username = Type.String({
   minLength: 3,
   maxLength: 32,
   pattern: '^[A-Za-z0-9_.-]+$',
-  [PATTERN_MESSAGE]: 'may contain only letters, digits, underscores, dots and hyphens',
-  description: '3–32 letters, digits, `_`, `.` or `-`; unique ignoring case.',
+  [PATTERN_MESSAGE]:
+    'may contain only letters A to Z (without accents), digits, underscores, dots and hyphens',
+  description: '3–32 letters A–Z (without accents), digits, `_`, `.` or `-`; unique ignoring case.',
   example: 'haggler_42',
 });
 

@@ -169,7 +169,7 @@ export function Register(props: { onCreated: (me: Me) => void }) {
         <Field
           id="username"
           label="Username"
-          hint="3–32 letters, digits, _ . or -"
+          hint="3–32 letters A–Z (no accents), digits, _ . or -"
           error={problems.username}
         >
           <input
