@@ -23,6 +23,11 @@ export interface Config {
   /** PostgreSQL only: connections each process may hold open at once. */
   databasePoolSize: number;
   /**
+   * PostgreSQL only: milliseconds a statement may run, lock waits included, while serving
+   * (setup has none); 0 = no limit.
+   */
+  databaseStatementTimeoutMs: number;
+  /**
    * Which proxies' `X-Forwarded-*` headers are believed: none (false), every one (true), or
    * proxies at these addresses or CIDR ranges.
    */
@@ -145,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteBusyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0, 600_000),
     trustProxy: parsed(() => parseTrustProxy(read('TRUST_PROXY')), false),
     sellerSecret,
     haggleCooldownMinutes: integer('HAGGLE_COOLDOWN_MINUTES', 30, 0, 10_080),

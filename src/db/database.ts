@@ -48,7 +48,7 @@ export const PING_TIMEOUT_MS = 2_000;
 
 export function openStore(
   config: Pick<Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous'> &
-    Partial<Pick<Config, 'databasePoolSize'>>,
+    Partial<Pick<Config, 'databasePoolSize' | 'databaseStatementTimeoutMs'>>,
 ): Store {
   const target = config.database;
   if (target.dialect === 'postgres') {
@@ -56,6 +56,9 @@ export function openStore(
       connectionString: target.url,
       max: config.databasePoolSize ?? 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A statement held up by a lock, or by a server too busy to answer it, is cancelled by the
+      // server and answered 503, freeing its connection (0 sends nothing: no limit).
+      statement_timeout: config.databaseStatementTimeoutMs ?? 0,
     });
     // A connection lost to a server restart or an administrator must not crash the process:
     // the query in flight fails (and is answered 503), the pool replaces the connection.

@@ -30,9 +30,10 @@ export function isCheckViolation(error: unknown): boolean {
 // SQLite: the file cannot be written, is locked past busy_timeout, or the disk failed.
 const sqliteStorageCodes =
   /^SQLITE_(READONLY|BUSY|LOCKED|FULL|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM|NOMEM)/;
-// PostgreSQL: read-only transaction (25006), connection (08), resources (53), shutdown (57P),
-// system (58), serialization/deadlock that survived (40001/40P01).
-const postgresStorageCodes = /^(25006|08...|53...|57P..|58...|40001|40P01)$/;
+// PostgreSQL: read-only transaction (25006), connection (08), resources (53), a statement
+// cancelled past its time limit (57014), shutdown (57P), system (58), serialization/deadlock
+// that survived (40001/40P01).
+const postgresStorageCodes = /^(25006|08...|53...|57014|57P..|58...|40001|40P01)$/;
 const networkCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -51,8 +52,10 @@ export function isStorageUnavailable(error: unknown): boolean {
   }
   const message = error instanceof Error ? error.message : '';
   // pg reports a pool that lost its server, could not connect in time (all its connections
-  // busy, or the server not answering) or was shut down without a code.
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end/i.test(
+  // busy, or the server not answering) or was shut down without a code; and a connection lost
+  // in a transaction fails the rollback after the failed statement with "… is not queryable",
+  // which takes that statement's place.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|is not queryable/i.test(
     message,
   );
 }

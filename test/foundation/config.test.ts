@@ -28,6 +28,7 @@ describe('configuration', () => {
         LOG_LEVEL: 'loud',
         SQLITE_BUSY_TIMEOUT_MS: '-1',
         DATABASE_POOL_SIZE: '0',
+        DATABASE_STATEMENT_TIMEOUT_MS: '600001',
         GAME_RATE_LIMIT_PER_MINUTE: '0',
         REDIS_URL: 'http://cache',
         SELLER_SECRET: 'short',
@@ -42,10 +43,13 @@ describe('configuration', () => {
       message = (error as Error).message;
     }
     const lines = message.split('\n');
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
     expect(message).toContain('PORT must be a whole number from 0 to 65535, got "70000"');
     expect(message).toContain('SQLITE_BUSY_TIMEOUT_MS must be a whole number from 0 to 600000');
     expect(message).toContain('DATABASE_POOL_SIZE must be a whole number from 1 to 1000');
+    expect(message).toContain(
+      'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number from 0 to 600000',
+    );
     expect(message).toContain('GAME_RATE_LIMIT_PER_MINUTE must be a whole number from 1 to');
     for (const name of [
       'LOG_LEVEL',
