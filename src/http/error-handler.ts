@@ -87,10 +87,11 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
   });
 
   app.setErrorHandler((error: Error, request, reply) => {
-    if (request.raw.readableAborted) {
+    if (request.raw.readableAborted && isBodyCutShort(error)) {
       // The client hung up while its body arrived: nothing of ours failed (its ECONNRESET is
       // not the database's). No access line follows (a closed socket never finishes the
-      // response), so this is its line.
+      // response), so this is its line. A failure of the handler after the client left is
+      // logged as any other.
       const route = request.routeOptions.url ?? null;
       request.log.info(
         { method: request.method, route, code: 'malformed_request' },
@@ -105,6 +106,10 @@ export function installErrorHandling(app: FastifyInstance, notFoundPage?: NotFou
     return send(reply, known);
   });
 }
+
+/** The error Node gives the body's stream when the connection closes before it has arrived. */
+const isBodyCutShort = (error: Error) =>
+  error.message === 'aborted' && (error as { code?: unknown }).code === 'ECONNRESET';
 
 const bodyCutShort = () =>
   new AppError('malformed_request', 'The connection closed before the request body arrived whole.');

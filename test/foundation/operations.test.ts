@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, redactUrl, requestLoggerFactory } from '../../src/logger.js';
@@ -27,9 +27,30 @@ describe('operating the service', () => {
   describe('request logs', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp('sqlite');
+      t = await createTestApp('sqlite', {}, (app) => {
+        // Storage that fails after the client has hung up.
+        app.get('/test/late-storage-failure', async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        });
+      });
     });
     afterAll(() => t.close());
+    /** Sends `raw` to the app on a real socket and closes it 100 ms later, answered or not. */
+    async function sendAndHangUp(raw: string): Promise<void> {
+      if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(raw);
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 100);
+        });
+        socket.on('error', reject);
+      });
+    }
 
     it('should log one line per request with method, route, status, code and duration', async () => {
       await t.app.inject({ url: '/api/catalog/nothing-here', headers: { 'x-request-id': 'r-1' } });
@@ -47,20 +68,10 @@ describe('operating the service', () => {
     });
 
     it('should log a client that hangs up mid-body as that, not as a storage failure', async () => {
-      const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect(Number(address.port), '127.0.0.1', () => {
-          socket.write(
-            'POST /api/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
-              'Content-Length: 100\r\nX-Request-Id: cut-1\r\n\r\n{"task":',
-          );
-          setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 100);
-        });
-        socket.on('error', reject);
-      });
+      await sendAndHangUp(
+        'POST /api/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 100\r\nX-Request-Id: cut-1\r\n\r\n{"task":',
+      );
       const cut = () =>
         t.logs
           .map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -75,6 +86,22 @@ describe('operating the service', () => {
         code: 'malformed_request',
       });
       expect(t.logs.join('')).not.toContain('storage_unavailable');
+    });
+
+    it('should log a storage failure as one, even when its client has hung up meanwhile', async () => {
+      await sendAndHangUp(
+        'GET /test/late-storage-failure HTTP/1.1\r\nHost: x\r\nX-Request-Id: gone-1\r\n\r\n',
+      );
+      const failed = () =>
+        t.logs
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.reqId === 'gone-1' && line.level === 50);
+      await vi.waitFor(() => {
+        expect(failed()).toHaveLength(1);
+      });
+      expect(failed()[0]).toMatchObject({ code: 'storage_unavailable', msg: 'request failed' });
+      const gone = t.logs.filter((line) => line.includes('gone-1'));
+      expect(gone.join('')).not.toContain('malformed_request');
     });
 
     it('should write request lines in the format of every other line', async () => {
