@@ -150,11 +150,13 @@ async function callTool(
     }));
   // A path parameter left out or empty, a dot segment (which a URL resolves) or a value that
   // names another operation would reach another route (or none): refused here as the API
-  // refuses any other bad field. Values in the path, the query string or a header are single
-  // values: a list or an object is refused, not sent as its JSON text.
+  // refuses any other bad field. So is a receipt token left out or empty: the call would reach
+  // the API without one and be answered as a wrong token. Values in the path, the query string
+  // or a header are single values: a list or an object is refused, not sent as its JSON text.
   for (const [name, { place, reserved }] of tool.arguments) {
     const value = args[name];
-    if (place === 'path' && name !== spec.caller && (value ?? '') === '') {
+    const needed = (place === 'path' && name !== spec.caller) || place === 'receipt';
+    if (needed && (value ?? '') === '') {
       problems.push({ field: name, message: 'is required' });
     } else if (place !== 'body' && value !== undefined && typeof value === 'object') {
       problems.push({ field: name, message: 'must be a string' });

@@ -510,6 +510,18 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
       expect(token).toMatch(/^rq_/);
       const read = await call(client, 'read_request', { id, receipt_token: token });
       expect(read.data).toMatchObject({ id, task, status: 'received' });
+      // Without its token a call is refused as a missing argument, as any other is, before it
+      // reaches the API (which would answer it as a wrong token); the request stays.
+      for (const tool of ['read_request', 'delete_request']) {
+        for (const missing of [{}, { receipt_token: null }, { receipt_token: '' }]) {
+          const answer = await call(client, tool, { id, ...missing });
+          expect(errorOf(answer), `${tool} ${JSON.stringify(missing)}`).toEqual({
+            code: 'validation_error',
+            error: 'The request is invalid: receipt_token is required.',
+            details: [{ field: 'receipt_token', message: 'is required' }],
+          });
+        }
+      }
 
       // Refused by the API's own validation, in the same words an HTTP client gets.
       const refused = await call(client, 'file_request', { task: 'too short', kind: 'pilot' });
