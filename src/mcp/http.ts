@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { publicBaseUrl } from '../http/base-url.js';
@@ -39,7 +40,22 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     ) {
       throw new AppError('forbidden', 'Requests from this Origin are not accepted here.');
     }
-    const invalid = invalidRequest(request.body, request.headers['mcp-protocol-version']);
+    // A fault of the POST itself is answered before its body is read as JSON-RPC, the same
+    // whatever the body's shape: a version this server does not speak is said to be one, never
+    // taken for a later version that has no batches.
+    const protocolVersion = request.headers['mcp-protocol-version'];
+    if (
+      protocolVersion !== undefined &&
+      !supported(protocolVersion) &&
+      !isInitialize(request.body)
+    ) {
+      throw new AppError(
+        'malformed_request',
+        `Unsupported protocol version: ${JSON.stringify(String(protocolVersion).slice(0, 40))}; send the ` +
+          `MCP-Protocol-Version initialize agreed on (this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`,
+      );
+    }
+    const invalid = invalidRequest(request.body, protocolVersion);
     if (invalid !== undefined) {
       // A single message keeps its id where it has a usable one, as in a batch.
       const id = Array.isArray(request.body) ? null : usableId(request.body);
@@ -130,6 +146,16 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
  */
 const MAX_BATCH = 10;
 
+const supported = (version: string | string[]): boolean =>
+  typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+
+/**
+ * An `initialize` request, which is where a version is agreed on: its header is not checked
+ * (MCP asks for it only on the requests after), so a client newer than this server still meets it
+ * on a version both speak.
+ */
+const isInitialize = (body: unknown) => isRecord(body) && body.method === 'initialize';
+
 /** The first MCP version without JSON-RPC batches. */
 const FIRST_WITHOUT_BATCHES = '2025-06-18';
 
@@ -141,7 +167,8 @@ const FIRST_WITHOUT_BATCHES = '2025-06-18';
  */
 function invalidRequest(body: unknown, version: string | string[] | undefined): string | undefined {
   if (!Array.isArray(body)) return invalidMessage(body);
-  // A client that negotiated a version without batches (dates compare as text) sends none.
+  // A client that negotiated a version without batches sends none (the versions this server
+  // speaks are dates, which compare as text; any other was refused before).
   if (typeof version === 'string' && version >= FIRST_WITHOUT_BATCHES) {
     return `Invalid Request: MCP ${version} has no batches (they ended with ${FIRST_WITHOUT_BATCHES}); send one message per POST.`;
   }

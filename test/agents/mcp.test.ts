@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promisify } from 'node:util';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -230,6 +230,51 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     const older = await versioned('2025-03-26');
     expect(older.statusCode).toBe(200);
     expect(older.json()).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    // A version this server does not speak is answered as such, whatever the body holds: a
+    // batch, one message, or one that is no JSON-RPC message.
+    for (const version of ['banana', '2099-01-01', '1.0']) {
+      for (const payload of [pings, '{"jsonrpc": "2.0", "id": 1, "method": "ping"}', '{"id": 1}']) {
+        const unsupported = await t.app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: { 'content-type': 'application/json', 'mcp-protocol-version': version },
+          payload,
+        });
+        expect(unsupported.statusCode, `${version} ${payload}`).toBe(400);
+        expect(unsupported.json(), `${version} ${payload}`).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32000,
+            message: expect.stringMatching(
+              new RegExp(`^Unsupported protocol version: "${version}"; .*2025-06-18`),
+            ) as string,
+            data: { code: 'malformed_request' },
+          },
+        });
+      }
+    }
+    // initialize is where a version is agreed on: a client newer than this server meets it on
+    // one both speak.
+    const newer = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2099-01-01' },
+      payload: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2099-01-01',
+          capabilities: {},
+          clientInfo: { name: 'later', version: '1' },
+        },
+      },
+    });
+    expect(newer.json()).toMatchObject({
+      id: 1,
+      result: { protocolVersion: LATEST_PROTOCOL_VERSION },
+    });
     // A batch is answered with an array: an answer for each valid request (a notification gets
     // none) and an error for each invalid message, with its id where it has one.
     const mixed = await post(
