@@ -55,6 +55,14 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
           `MCP-Protocol-Version initialize agreed on (this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`,
       );
     }
+    // No body at all is taken by the JSON parser as none (as on the API's routes); here it is
+    // what a body of spaces is, no JSON, not a value that is no JSON-RPC message.
+    if (request.body === undefined) {
+      throw new AppError(
+        'invalid_json',
+        'The body is not valid JSON: it is empty; send a JSON-RPC message.',
+      );
+    }
     const invalid = invalidRequest(request.body, protocolVersion);
     if (invalid !== undefined) {
       // A single message keeps its id where it has a usable one, as in a batch.

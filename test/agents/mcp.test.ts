@@ -146,17 +146,30 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
         headers: { accept: 'application/json, text/event-stream', 'content-type': contentType },
         payload,
       });
-    const broken = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
-    expect(broken.statusCode).toBe(400);
-    expect(broken.json()).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: {
-        code: -32700,
-        message: expect.any(String) as string,
-        data: { code: 'invalid_json' },
-      },
-    });
+    // Text that is not JSON, spaces and an empty body (with or without a Content-Type) alike.
+    const bare = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { accept: 'application/json, text/event-stream' },
+      });
+    for (const [what, broken] of [
+      ['cut short', await post('{"jsonrpc": "2.0", "id": 1, "method": ')],
+      ['spaces', await post('   ')],
+      ['empty', await post('')],
+      ['none', await bare()],
+    ] as const) {
+      expect(broken.statusCode, what).toBe(400);
+      expect(broken.json(), what).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32700,
+          message: expect.stringContaining('not valid JSON') as string,
+          data: { code: 'invalid_json' },
+        },
+      });
+    }
     // JSON that is no JSON-RPC request is Invalid Request (-32600), not a parse error, answered
     // with the message's id where it has one a response can carry.
     for (const [payload, id] of [
@@ -702,12 +715,14 @@ describe('the stdio server', () => {
         '[{"jsonrpc": "2.0", "id": 5, "method": "ping"}]',
         `{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"pad": "${'x'.repeat(70_000)}"}}`,
         '',
+        '  ',
         '{"jsonrpc": "2.0", "id": 7, "method": "ping"}',
       ];
       // Written in small pieces, as a pipe may deliver them.
       const text = `${lines.join('\n')}\n`;
       for (let at = 0; at < text.length; at += 4096) server.stdin.write(text.slice(at, at + 4096));
-      await expect.poll(() => answers.length, { timeout: 20_000 }).toBe(6);
+      // An empty line is skipped; one of spaces is no JSON.
+      await expect.poll(() => answers.length, { timeout: 20_000 }).toBe(7);
       expect(
         answers.map((answer) => [answer.id, (answer.error as { code?: number } | undefined)?.code]),
       ).toEqual([
@@ -716,11 +731,12 @@ describe('the stdio server', () => {
         [4, -32600],
         [null, -32600],
         [null, -32600],
+        [null, -32700],
         [7, undefined],
       ]);
       expect(answers[3]?.error).toMatchObject({ message: expect.stringContaining('a batch') });
       expect(answers[4]?.error).toMatchObject({ message: expect.stringContaining('64 KiB') });
-      expect(answers[5]).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+      expect(answers[6]).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
       const exited = new Promise((resolve) => server?.on('exit', resolve));
       server.stdin.end();
       await exited;
