@@ -13,6 +13,7 @@ export const statusOfCode = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   request_timeout: 408,
   session_not_active: 409,
   out_of_stock: 409,

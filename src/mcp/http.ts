@@ -40,9 +40,19 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     ) {
       throw new AppError('forbidden', 'Requests from this Origin are not accepted here.');
     }
-    // A fault of the POST itself is answered before its body is read as JSON-RPC, the same
-    // whatever the body's shape: a version this server does not speak is said to be one, never
-    // taken for a later version that has no batches.
+    // Faults of the POST itself are answered before its body is read as JSON-RPC, the same
+    // whatever the body's shape. The answer is always JSON, so a client that takes it (no
+    // Accept, `*/*`, `application/*`) is served: the transport's own 406 said that both JSON
+    // and event streams must be accepted, which is not so here.
+    if (!takesJson(request.headers.accept)) {
+      throw new AppError(
+        'not_acceptable',
+        'This endpoint answers in JSON only: send an Accept header that takes application/json ' +
+          '(such as "application/json, text/event-stream", as MCP clients do, or */*), or none.',
+      );
+    }
+    // A version this server does not speak is said to be one, never taken for a later version
+    // that has no batches.
     const protocolVersion = request.headers['mcp-protocol-version'];
     if (
       protocolVersion !== undefined &&
@@ -99,10 +109,8 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);
     }
-    // The answer is always JSON: a client that takes JSON (no Accept, `*/*`, `application/*`)
-    // is served, although the transport wants both types named; any other Accept stays 406.
-    if (takesJson(request.headers.accept)) headers.set('accept', MCP_ACCEPT);
-    else headers.delete('accept');
+    // Any client that takes JSON was let through above; the transport wants both types named.
+    headers.set('accept', MCP_ACCEPT);
     // The transport reads only the method, headers and body: the URL's origin is a constant, so
     // a Host that is no valid authority (`a b`, `x@y`) cannot fail the request.
     const response = await transport.handleRequest(

@@ -391,7 +391,18 @@ describe.each(testDialects)('MCP tools (%s)', (dialect) => {
     ]) {
       const refused = await ping(accept);
       expect(refused.statusCode, accept).toBe(406);
-      expect(refused.json(), accept).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+      // In the words and shape of the endpoint's other refusals, saying what is accepted.
+      expect(refused.json(), accept).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message:
+            'This endpoint answers in JSON only: send an Accept header that takes application/json ' +
+            '(such as "application/json, text/event-stream", as MCP clients do, or */*), or none.',
+          data: { code: 'not_acceptable' },
+        },
+      });
     }
   });
 

@@ -579,7 +579,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_amount" | "invalid_json" | "malformed_request" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "cooling_down" | "too_many_active" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "headers_too_large" | "internal_error" | "storage_unavailable";
+            code: "validation_error" | "invalid_amount" | "invalid_json" | "malformed_request" | "contains_secret" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "session_not_active" | "out_of_stock" | "no_counter_offer" | "identity_conflict" | "cooling_down" | "too_many_active" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_limit_reached" | "headers_too_large" | "internal_error" | "storage_unavailable";
             /** @description Present on validation failures, `invalid_amount` and `contains_secret`: one entry per offending field. */
             details?: {
                 /** @example offer_amount */
