@@ -17,7 +17,12 @@ async function main(): Promise<void> {
   let apiKey = process.env.BAZAAR_API_KEY?.trim() || undefined;
 
   const response = await fetch(`${baseUrl}/openapi.json`).catch((error: unknown) => {
-    throw new Error(`Bazaar is not reachable at ${baseUrl}: ${(error as Error).message}`);
+    const unset = process.env.BAZAAR_URL?.trim() ? '' : ` (not set, so ${DEFAULT_URL})`;
+    throw new Error(
+      `Bazaar is not reachable at ${baseUrl}: ${(error as Error).message}. The service must be ` +
+        `running at BAZAAR_URL${unset} when this server starts: start it, or set BAZAAR_URL to its address ` +
+        '(BAZAAR_URL=https://bazaar.example.com npm run -s mcp, or in the "env" of the client\'s configuration).',
+    );
   });
   if (!response.ok) {
     throw new Error(
@@ -45,8 +50,10 @@ async function main(): Promise<void> {
   await server.connect(plainErrors(new StdioServerTransport(lines, process.stdout)));
 }
 
+const DEFAULT_URL = 'http://localhost:3000';
+
 function serviceUrl(raw: string | undefined): string {
-  const value = raw?.trim() || 'http://localhost:3000';
+  const value = raw?.trim() || DEFAULT_URL;
   let url: URL;
   try {
     url = new URL(value);

@@ -68,6 +68,10 @@ describe('the front door for machines', () => {
     const links = lines.filter((line) => line.startsWith('- ['));
     for (const line of links) expect(line).toMatch(/^- \[[^\]]+\]\(http:\/\/bazaar\.test\/[^)]*\)/);
     expect(response.body).toContain('(http://bazaar.test/agents.md)');
+    // The stdio server's settings: where the service is, which must be running, and the key.
+    expect(response.body).toContain(
+      "`BAZAAR_URL` is the service's address (default http://localhost:3000; this one is http://bazaar.test), where it must be running when the stdio server starts, and `BAZAAR_API_KEY` sets the key",
+    );
     // Before the sections: every capability, as an MCP tool and its REST operation.
     expect(response.body).toContain('- `get_me` (`GET /api/players/me`)');
     // What it says needs no key answers without one; the rest of the game does not.

@@ -762,8 +762,10 @@ describe('the stdio server', () => {
       env: { PATH: process.env.PATH ?? '', BAZAAR_URL: 'http://127.0.0.1:1' },
     }).catch((error: unknown) => error as { code: number; stderr: string });
     expect(result).toMatchObject({ code: 1 });
-    expect((result as { stderr: string }).stderr).toContain(
-      'Bazaar is not reachable at http://127.0.0.1:1',
-    );
+    const { stderr } = result as { stderr: string };
+    expect(stderr).toContain('Bazaar is not reachable at http://127.0.0.1:1');
+    // What to do about it: the service must be running, at the address BAZAAR_URL names.
+    expect(stderr).toContain('The service must be running at BAZAAR_URL when this server starts');
+    expect(stderr).toContain('set BAZAAR_URL to its address');
   });
 });

@@ -104,7 +104,7 @@ ${capabilities()}
 
 ## MCP
 
-- [MCP endpoint](${baseUrl}/mcp): Streamable HTTP, stateless; game tools use the connection's \`Authorization: Bearer <api_key>\` header. Over stdio (\`npm run -s mcp\` in a checkout), \`BAZAAR_API_KEY\` sets the key. Tools that take \`player_id\` default to the key's own player (\`get_me\`)
+- [MCP endpoint](${baseUrl}/mcp): Streamable HTTP, stateless; game tools use the connection's \`Authorization: Bearer <api_key>\` header. Over stdio (\`npm run -s mcp\` in a checkout), \`BAZAAR_URL\` is the service's address (default http://localhost:3000; this one is ${baseUrl}), where it must be running when the stdio server starts, and \`BAZAAR_API_KEY\` sets the key. Tools that take \`player_id\` default to the key's own player (\`get_me\`)
 
 ## Optional
 
