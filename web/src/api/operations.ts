@@ -96,7 +96,7 @@ export const getNegotiation = (key: string, sessionId: string) =>
 /** `status: 'active'`: those to continue; `cooling_down`: the products not to be reopened yet. */
 export const listNegotiations = (
   key: string,
-  query: { cursor?: string; status?: 'active'; cooling_down?: true } = {},
+  query: { cursor?: string; status?: 'active'; cooling_down?: true; limit?: number } = {},
 ) => call(api.GET('/api/haggle', { params: { query }, headers: bearer(key) }));
 
 /** `round` is the round the offer is for: a page left open on an older round is refused. */

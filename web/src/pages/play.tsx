@@ -52,18 +52,19 @@ export function PlayPage() {
   // its card, by the button that was pressed, not above a list that may be scrolled far away.
   const [opening, setOpening] = useState<string | null>(null);
   const [refused, setRefused] = useState<{ id: string; text: string; full: boolean } | null>(null);
-  // The products the player has an active negotiation for: their button goes back to it.
+  // The products the player has an active negotiation for: their button goes back to it. (One
+  // page of the most there may be: each product has at most one of each.)
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   // The products a negotiation that ended without a deal blocks, each until when.
   const [blocked, setBlocked] = useState<ReadonlyMap<string, string>>(new Map());
   useEffect(() => {
     if (me === null) return;
-    listNegotiations(me.key, { status: 'active' }).then(
+    listNegotiations(me.key, { status: 'active', limit: 100 }).then(
       (page) => setOpen(new Set(page.items.map((item) => item.product_id))),
       // Without it, every button says "Haggle", which opens an active negotiation all the same.
       () => undefined,
     );
-    listNegotiations(me.key, { cooling_down: true }).then(
+    listNegotiations(me.key, { cooling_down: true, limit: 100 }).then(
       (page) =>
         setBlocked(new Map(page.items.map((item) => [item.product_id, item.cooldown_until ?? '']))),
       // Without it, a blocked product's Haggle says why when pressed.
