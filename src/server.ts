@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, describeDatabase, loadConfig } from './config.js';
-import { openStore } from './db/database.js';
+import { openStore, type Store } from './db/database.js';
 import { databaseProblem } from './db/errors.js';
 import { prepareStore } from './setup.js';
 import { createLogger } from './logger.js';
@@ -19,13 +19,14 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const store = openStore(config);
+  let store: Store | undefined;
   try {
+    store = openStore(config);
     await prepareStore(store, config);
   } catch (error) {
     logger.debug({ err: error }, 'database preparation failed');
     logger.fatal(databaseProblem(error, config.database));
-    await store.close();
+    await store?.close();
     process.exit(1);
   }
 

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describeDatabase, type DatabaseTarget } from '../config.js';
 
 /**
@@ -62,21 +64,59 @@ export function isStorageUnavailable(error: unknown): boolean {
 
 /** Why the database could not be opened or prepared, in one line an operator can act on. */
 export function databaseProblem(error: unknown, target: DatabaseTarget): string {
+  const database = describeDatabase(target);
   // Migrations wrap the driver's error; its code is on the cause.
-  let code: unknown;
-  for (
-    let cause: unknown = error;
-    cause instanceof Error && code === undefined;
-    cause = cause.cause
-  ) {
-    code = (cause as { code?: unknown }).code;
+  let coded: (Error & { code?: unknown; syscall?: unknown }) | undefined;
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as { code?: unknown }).code !== undefined) {
+      coded = cause;
+      break;
+    }
+  }
+  const code = coded?.code;
+  const message = (coded ?? (error as Error)).message;
+  if (target.dialect === 'sqlite') {
+    const problem = sqliteProblem(target.path, code, coded?.syscall, message);
+    if (problem !== undefined) return problem;
   }
   if (target.dialect === 'postgres' && code === '3D000') {
     const name = decodeURIComponent(new URL(target.url).pathname.slice(1));
-    return `The ${describeDatabase(target)} does not exist; create it (for example: createdb ${name}) and start again.`;
+    return `The ${database} does not exist; create it (for example: createdb ${name}) and start again.`;
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return `Could not reach the ${describeDatabase(target)}: ${(error as Error).message}`;
+    return `Could not reach the ${database}: ${(error as Error).message}`;
   }
-  return `Could not use the ${describeDatabase(target)}: ${(error as Error).message}`;
+  return `Could not use the ${database}: ${(error as Error).message}`;
+}
+
+/** The SQLite file cannot be created, opened, written or locked: what to do about it. */
+function sqliteProblem(
+  path: string,
+  code: unknown,
+  syscall: unknown,
+  message: string,
+): string | undefined {
+  const file = `SQLite file ${path}`;
+  const elsewhere = 'or set DATABASE_URL to another file';
+  if (syscall === 'mkdir') {
+    return `Could not create the directory of the ${file} (${message}); make that path a directory the service can write to, ${elsewhere}.`;
+  }
+  if (typeof code !== 'string') return undefined;
+  if (code === 'SQLITE_NOTADB') {
+    return `The ${file} is not a SQLite database; set DATABASE_URL to the service's database file, or to a new file to start with an empty one.`;
+  }
+  if (
+    code.startsWith('SQLITE_CANTOPEN') &&
+    statSync(path, { throwIfNoEntry: false })?.isDirectory()
+  ) {
+    return `The ${file} is a directory; set DATABASE_URL to a file in it (for example sqlite:${join(path, 'bazaar.db')}).`;
+  }
+  // SQLite writes the file, and beside it the -wal and -shm files, so their directory too.
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')) {
+    return `The ${file} cannot be ${code.startsWith('SQLITE_READONLY') ? 'written' : 'opened or created'} (${message}); let the service write the file and its directory, ${elsewhere}.`;
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return `The ${file} was held by another process for longer than SQLITE_BUSY_TIMEOUT_MS allows (${message}); stop that process, or let it finish, and start again.`;
+  }
+  return undefined;
 }

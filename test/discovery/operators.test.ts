@@ -119,7 +119,9 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
     writeFileSync(notDatabase, 'these are notes, not a database\n'.repeat(100));
     const refused = await cliOn(`sqlite:${notDatabase}`, 'list');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^Could not use the SQLite file .*: file is not a database$/m);
+    expect(refused.stderr).toMatch(
+      /^The SQLite file .*notes\.db is not a SQLite database; set DATABASE_URL to the service's database file/m,
+    );
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     if (dialect === 'postgres') {
       const url = new URL(t.database.url);

@@ -1,13 +1,24 @@
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, redactUrl, requestLoggerFactory } from '../../src/logger.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { BetterSqlite } from '../../src/db/better-sqlite3.js';
+import { databaseProblem } from '../../src/db/errors.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { startServer } from '../helpers/process.js';
 
 const run = promisify(execFile);
+
+/** The one line a failed start logs, read as JSON (the test fails on any other output). */
+function onlyLine(output: string): { level: number; msg: string } {
+  const lines = output.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] ?? '') as { level: number; msg: string };
+}
 
 /** Starts the server with `env` and returns its exit code and output (for failed starts). */
 async function failedStart(env: Record<string, string>) {
@@ -256,5 +267,76 @@ describe('operating the service', () => {
         expect(result.output.trim().split('\n')).toHaveLength(1);
       },
     );
+
+    it.each([
+      {
+        case: 'a file that is not a database',
+        file: 'notes.txt',
+        says: 'is not a SQLite database',
+      },
+      {
+        case: 'a directory',
+        file: '.',
+        says: 'is a directory; set DATABASE_URL to a file in it',
+      },
+      {
+        case: 'a path through a file',
+        file: 'notes.txt/bazaar.db',
+        says: 'Could not create the directory',
+      },
+    ])('should stop with one line, not a stack trace, when the SQLite file is $case', async (t) => {
+      const database = await createTestDatabase('sqlite');
+      const dir = dirname(database.target.dialect === 'sqlite' ? database.target.path : '');
+      writeFileSync(join(dir, 'notes.txt'), 'not a database\n');
+      const file = join(dir, t.file);
+      const result = await failedStart({ DATABASE_URL: `sqlite:${file}` });
+      await database.drop();
+      expect(result.code).toBe(1);
+      const line = onlyLine(result.output);
+      expect(line.level).toBe(60);
+      expect(line.msg).toContain(`SQLite file ${file}`);
+      expect(line.msg).toContain(t.says);
+    });
+
+    it('should stop with one line when another process holds the new SQLite file', async () => {
+      const database = await createTestDatabase('sqlite');
+      const path = database.target.dialect === 'sqlite' ? database.target.path : '';
+      const holder = new BetterSqlite(path);
+      holder.exec('create table held (x); begin exclusive; insert into held values (1)');
+      try {
+        const result = await failedStart({
+          DATABASE_URL: database.url,
+          SQLITE_BUSY_TIMEOUT_MS: '100',
+        });
+        expect(result.code).toBe(1);
+        const line = onlyLine(result.output);
+        expect(line.level).toBe(60);
+        expect(line.msg).toContain(`SQLite file ${path} was held by another process`);
+        expect(line.msg).toContain('SQLITE_BUSY_TIMEOUT_MS');
+      } finally {
+        holder.close();
+        await database.drop();
+      }
+    });
+
+    it('should say what to do about a SQLite file it may not write', async () => {
+      // The service's own start cannot be refused a file here (tests may run as root), so the
+      // driver's error comes from a connection opened read-only.
+      const database = await createTestDatabase('sqlite');
+      const path = database.target.dialect === 'sqlite' ? database.target.path : '';
+      new BetterSqlite(path).close();
+      const readOnly = new BetterSqlite(path, { readonly: true });
+      let error: unknown;
+      try {
+        readOnly.exec('create table t (x)');
+      } catch (caught) {
+        error = caught;
+      }
+      readOnly.close();
+      await database.drop();
+      expect(databaseProblem(error, database.target)).toBe(
+        `The SQLite file ${path} cannot be written (attempt to write a readonly database); let the service write the file and its directory, or set DATABASE_URL to another file.`,
+      );
+    });
   });
 });
