@@ -62,9 +62,23 @@ export function isStorageUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * A database that has migrations this version does not have: a newer release set it up (the
+ * operator rolled back the code, or pointed it at another release's database).
+ */
+export class NewerSchemaError extends Error {
+  constructor(readonly migrations: string[]) {
+    super(`the database has migrations this version does not know: ${migrations.join(', ')}`);
+  }
+}
+
 /** Why the database could not be opened or prepared, in one line an operator can act on. */
 export function databaseProblem(error: unknown, target: DatabaseTarget): string {
   const database = describeDatabase(target);
+  if (error instanceof NewerSchemaError) {
+    const these = error.migrations.length === 1 ? 'migration' : 'migrations';
+    return `The ${database} was set up by a newer version of the service (${these} ${error.migrations.join(', ')}, unknown to this one); run that version, or set DATABASE_URL to a database made for this one.`;
+  }
   // Migrations wrap the driver's error; its code is on the cause.
   let coded: (Error & { code?: unknown; syscall?: unknown }) | undefined;
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {

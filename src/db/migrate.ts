@@ -1,5 +1,6 @@
-import { Migrator, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type MigrationProvider } from 'kysely';
 import type { Store } from './database.js';
+import { NewerSchemaError } from './errors.js';
 import { migrationsFor } from './migrations/index.js';
 
 /**
@@ -15,10 +16,26 @@ export async function migrateToLatest(store: Store): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error !== undefined) {
+    const unknown = await unknownMigrations(store);
+    if (unknown.length > 0) throw new NewerSchemaError(unknown);
     const cause = error instanceof Error ? error : new Error('unknown migration failure');
     throw new Error(`migration ${failed?.migrationName ?? '(setup)'} failed: ${cause.message}`, {
       cause,
     });
+  }
+}
+
+/** Migrations the database records that this version does not have (a newer one ran them). */
+async function unknownMigrations(store: Store): Promise<string[]> {
+  const known = new Set(Object.keys(migrationsFor(store.dialect)));
+  try {
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from kysely_migration order by name`.execute(store.db);
+    return rows.map((row) => row.name).filter((name) => !known.has(name));
+  } catch {
+    // No table of migrations (or no database to read it from): the error is something else.
+    return [];
   }
 }
 

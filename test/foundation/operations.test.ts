@@ -3,12 +3,18 @@ import { writeFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, redactUrl, requestLoggerFactory } from '../../src/logger.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { BetterSqlite } from '../../src/db/better-sqlite3.js';
 import { databaseProblem } from '../../src/db/errors.js';
-import { createTestDatabase } from '../helpers/databases.js';
+import {
+  createSeededTestDatabase,
+  createTestDatabase,
+  openTestStore,
+  testDialects,
+} from '../helpers/databases.js';
 import { startServer } from '../helpers/process.js';
 
 const run = promisify(execFile);
@@ -338,5 +344,26 @@ describe('operating the service', () => {
         `The SQLite file ${path} cannot be written (attempt to write a readonly database); let the service write the file and its directory, or set DATABASE_URL to another file.`,
       );
     });
+
+    it.each(testDialects)(
+      'should say that a database set up by a newer version needs that version (%s)',
+      async (dialect) => {
+        const database = await createSeededTestDatabase(dialect);
+        const store = openTestStore(database);
+        await sql`insert into kysely_migration (name, timestamp) values (${'9999_future'}, ${new Date().toISOString()})`.execute(
+          store.db,
+        );
+        await store.close();
+        const result = await failedStart({ DATABASE_URL: database.url });
+        await database.drop();
+        expect(result.code).toBe(1);
+        const line = onlyLine(result.output);
+        expect(line.level).toBe(60);
+        expect(line.msg).toContain('was set up by a newer version of the service');
+        expect(line.msg).toContain('migration 9999_future');
+        expect(line.msg).toContain('run that version');
+        expect(line.msg).not.toContain('corrupted');
+      },
+    );
   });
 });
