@@ -63,11 +63,29 @@ async function main(): Promise<void> {
   }
   if (process.send !== undefined) process.on('message', onMessage);
 
-  const address = await app.listen({ port: config.port, host: config.host });
+  let address;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    closing.uninstall();
+    logger.fatal(listenProblem(error, config.host, config.port));
+    await app.close();
+    await store.close();
+    process.exit(1);
+  }
   logger.info(
     { database: describeDatabase(config.database), url: address, docs: `${address}/docs` },
     `Bazaar is serving ${describeDatabase(config.database)} at ${address} (docs: ${address}/docs)`,
   );
+}
+
+/** Why the server could not listen, in one line an operator can act on. */
+function listenProblem(error: unknown, host: string, port: number): string {
+  const where = `port ${String(port)} on ${host}`;
+  if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+    return `Could not start: ${where} is already in use by another program; stop that program, or choose another port with PORT.`;
+  }
+  return `Could not start: cannot listen on ${where} (${(error as Error).message}); check PORT and HOST.`;
 }
 
 await main();

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { connect, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { existsSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
@@ -343,6 +344,29 @@ describe('operating the service', () => {
       expect(databaseProblem(error, database.target)).toBe(
         `The SQLite file ${path} cannot be written (attempt to write a readonly database); let the service write the file and its directory, or set DATABASE_URL to another file.`,
       );
+    });
+
+    it('should stop with one line naming the port in use, and close the database', async () => {
+      const taken = createServer();
+      taken.listen(0, '127.0.0.1');
+      await once(taken, 'listening');
+      const { port } = taken.address() as AddressInfo;
+      const database = await createTestDatabase('sqlite');
+      const path = database.target.dialect === 'sqlite' ? database.target.path : '';
+      try {
+        const result = await failedStart({ DATABASE_URL: database.url, PORT: String(port) });
+        expect(result.code).toBe(1);
+        const line = onlyLine(result.output);
+        expect(line.level).toBe(60);
+        expect(line.msg).toContain(`port ${String(port)} on 127.0.0.1 is already in use`);
+        expect(line.msg).toContain('choose another port with PORT');
+        // The database was prepared, then closed: the last connection removes the WAL.
+        expect(existsSync(path)).toBe(true);
+        expect(existsSync(`${path}-wal`)).toBe(false);
+      } finally {
+        taken.close();
+        await database.drop();
+      }
     });
 
     it.each(testDialects)(
