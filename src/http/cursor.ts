@@ -61,9 +61,13 @@ export function decodeCursor<T>(
   return position;
 }
 
+/** Lists give their next page's cursor in the body (`next_cursor`) or in a `Link` header. */
+const CURSOR_PROBLEM =
+  'must be the cursor this list gave for its next page (its next_cursor, or the cursor in its Link header), with the same filters';
+
 const badCursor = () =>
   new AppError('validation_error', 'The cursor is not valid for this list.', {
-    details: [{ field: 'cursor', message: 'must be the next_cursor of the same list' }],
+    details: [{ field: 'cursor', message: CURSOR_PROBLEM }],
   });
 
 /** Reads a field that must be a string (without NUL, which no stored text holds). */
