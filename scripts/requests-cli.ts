@@ -16,8 +16,8 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, describeDatabase, loadConfig } from '../src/config.js';
 import { openStore, type Store } from '../src/db/database.js';
-import { databaseProblem } from '../src/db/errors.js';
-import { schemaIsCurrent } from '../src/db/migrate.js';
+import { databaseProblem, NewerSchemaError } from '../src/db/errors.js';
+import { schemaIsCurrent, unknownMigrations } from '../src/db/migrate.js';
 import {
   AnswerError,
   answerAsOperator,
@@ -177,10 +177,17 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliOutput): Promi
   }
   try {
     let current: boolean;
+    let newer: string[];
     try {
       current = await schemaIsCurrent(store);
+      newer = await unknownMigrations(store);
     } catch (error) {
       io.err(databaseProblem(error, config.database));
+      return 2;
+    }
+    // Its tables may have changed in ways this version does not know: never written by it.
+    if (newer.length > 0) {
+      io.err(databaseProblem(new NewerSchemaError(newer), config.database));
       return 2;
     }
     if (!current) {

@@ -26,7 +26,7 @@ export async function migrateToLatest(store: Store): Promise<void> {
 }
 
 /** Migrations the database records that this version does not have (a newer one ran them). */
-async function unknownMigrations(store: Store): Promise<string[]> {
+export async function unknownMigrations(store: Store): Promise<string[]> {
   const known = new Set(Object.keys(migrationsFor(store.dialect)));
   try {
     const { rows } = await sql<{

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRequestsCli } from '../../scripts/requests-cli.js';
 import { BetterSqlite } from '../../src/db/better-sqlite3.js';
@@ -123,6 +124,20 @@ describe.each(testDialects)('operator command-line tool (%s)', (dialect) => {
       /^The SQLite file .*notes\.db is not a SQLite database; set DATABASE_URL to the service's database file/m,
     );
     expect(refused.stderr).not.toMatch(/\n\s+at /);
+    // Set up by a newer version: its tables may differ from what this version writes.
+    await sql`insert into kysely_migration (name, timestamp) values ('9999_future', ${new Date().toISOString()})`.execute(
+      t.store.db,
+    );
+    try {
+      const newer = await cli('list');
+      expect(newer.code).toBe(2);
+      expect(newer.stderr).toMatch(
+        /was set up by a newer version of the service \(migration 9999_future, unknown to this one\)/,
+      );
+      expect(newer.stdout).toBe('');
+    } finally {
+      await sql`delete from kysely_migration where name = '9999_future'`.execute(t.store.db);
+    }
     if (dialect === 'postgres') {
       const url = new URL(t.database.url);
       url.pathname = '/bazaar_no_such_database';
