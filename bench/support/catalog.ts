@@ -25,7 +25,14 @@ export async function startUp(url: string, file: string): Promise<{ ms: number; 
     console.log(JSON.stringify({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }));
     await store.close();`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent', BENCH_CATALOG_FILE: file },
+    // No time limit on statements, as a start's setup has none (prepareStore).
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      LOG_LEVEL: 'silent',
+      BENCH_CATALOG_FILE: file,
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
