@@ -56,14 +56,21 @@ export function openStore(
       connectionString: target.url,
       max: config.databasePoolSize ?? 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      // A statement held up by a lock, or by a server too busy to answer it, is cancelled by the
-      // server and answered 503, freeing its connection (0 sends nothing: no limit).
-      statement_timeout: config.databaseStatementTimeoutMs ?? 0,
     });
     // A connection lost to a server restart or an administrator must not crash the process:
     // the query in flight fails (and is answered 503), the pool replaces the connection.
     pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    const statementTimeoutMs = config.databaseStatementTimeoutMs ?? 0;
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      // A statement held up by a lock, or by a server too busy to answer it, is cancelled by the
+      // server and answered 503, freeing its connection. Set on each new connection before its
+      // first query (poolers such as PgBouncer refuse it as a start-up parameter), 0 included, so
+      // that a default of the database or role does not apply instead.
+      void client
+        .query(`set statement_timeout = ${String(statementTimeoutMs)}`)
+        .catch(() => undefined);
+    });
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: namedStatements(pool) }),
     });

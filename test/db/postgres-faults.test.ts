@@ -6,7 +6,7 @@ import { isStorageUnavailable } from '../../src/db/errors.js';
 import { prepareStore } from '../../src/setup.js';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createTestDatabase, testDialects } from '../helpers/databases.js';
+import { adminQuery, createTestDatabase, testDialects } from '../helpers/databases.js';
 import { GameClient, type TestPlayer, UNLIMITED } from '../helpers/game.js';
 
 /**
@@ -118,9 +118,13 @@ describe.runIf(testDialects.includes('postgres'))('PostgreSQL faults under a req
 
   it('should set a database up without the time limit, which serving keeps', async () => {
     const database = await createTestDatabase('postgres');
+    // A limit of the database's own, which neither the setup nor `0` may inherit.
+    const name = new URL(database.url).pathname.slice(1);
+    await adminQuery(database.url, `alter database ${name} set statement_timeout = '20ms'`);
     // Far too short for a first start's migrations and catalog load, which do not have it.
     const config = loadConfig({ DATABASE_URL: database.url, DATABASE_STATEMENT_TIMEOUT_MS: '1' });
     const store = openStore(config);
+    const unlimited = openStore({ ...config, databaseStatementTimeoutMs: 0 });
     try {
       await prepareStore(store, config);
       const failure = await sql`select pg_sleep(0.2)`.execute(store.db).then(
@@ -129,8 +133,14 @@ describe.runIf(testDialects.includes('postgres'))('PostgreSQL faults under a req
       );
       expect((failure as { code?: string } | undefined)?.code).toBe('57014');
       expect(isStorageUnavailable(failure)).toBe(true);
+      // 0 is no limit, not the database's.
+      const { rows } = await sql<{ slept: string }>`select pg_sleep(0.2)::text as slept`.execute(
+        unlimited.db,
+      );
+      expect(rows).toEqual([{ slept: '' }]);
     } finally {
       await store.close();
+      await unlimited.close();
       await database.drop();
     }
   });
