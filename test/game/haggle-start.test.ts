@@ -186,6 +186,15 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       try {
         const uncooled = new GameClient({ ...game.t, app, config });
         const player = await uncooled.newPlayer();
+        // A cool-down started while there was one (before a restart without) holds no longer.
+        const earlier = affordable(15);
+        const before = await openSession(player, earlier);
+        await game.client.post('/api/haggle/abandon', { session_id: before.id }, player);
+        expect((await game.client.start(player, earlier.id)).status).toBe(409);
+        const reopened = await uncooled.start(player, earlier.id);
+        expect(reopened.status).toBe(201);
+        await uncooled.post('/api/haggle/abandon', { session_id: reopened.body.data.id }, player);
+
         const product = affordable(14);
         const session = await openSession(player, product);
         const walked = await uncooled.post<{ session: { cooldown_until: string | null } }>(

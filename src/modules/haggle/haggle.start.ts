@@ -88,8 +88,9 @@ export async function startSession(
       if (existing !== undefined) await expireIdle(trx, deps, existing);
       const coolsUntil = await lockCooldown(trx, pair);
       const waitMs = Date.parse(coolsUntil) - Date.parse(at);
-      // A cool-down is an answer to give after the expiry above is committed.
-      if (waitMs > 0) return { coolsUntil, waitMs };
+      // A cool-down is an answer to give after the expiry above is committed. With the cool-down
+      // off (0), none started before holds either, as the sessions' `cooldown_until` says.
+      if (waitMs > 0 && deps.cooldownMinutes > 0) return { coolsUntil, waitMs };
       const live = await liveSessions(trx, playerId, idleCutoff(at, deps.idleMinutes));
       if (live.count >= deps.maxActive) {
         // The earliest a place can free itself: the longest-idle negotiation expiring.
