@@ -103,6 +103,15 @@ export function databaseProblem(error: unknown, target: DatabaseTarget): string 
   return `Could not use the ${database}: ${(error as Error).message}`;
 }
 
+/** Whether `path` is a directory; false when it cannot be read at all (a loop of links, say). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 /** The SQLite file cannot be created, opened, written or locked: what to do about it. */
 function sqliteProblem(
   path: string,
@@ -119,10 +128,7 @@ function sqliteProblem(
   if (code === 'SQLITE_NOTADB') {
     return `The ${file} is not a SQLite database; set DATABASE_URL to the service's database file, or to a new file to start with an empty one.`;
   }
-  if (
-    code.startsWith('SQLITE_CANTOPEN') &&
-    statSync(path, { throwIfNoEntry: false })?.isDirectory()
-  ) {
+  if (code.startsWith('SQLITE_CANTOPEN') && isDirectory(path)) {
     return `The ${file} is a directory; set DATABASE_URL to a file in it (for example sqlite:${join(path, 'bazaar.db')}).`;
   }
   // SQLite writes the file, and beside it the -wal and -shm files, so their directory too.

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -291,10 +291,16 @@ describe('operating the service', () => {
         file: 'notes.txt/bazaar.db',
         says: 'Could not create the directory',
       },
+      {
+        case: 'a link to itself',
+        file: 'loop.db',
+        says: 'cannot be opened or created',
+      },
     ])('should stop with one line, not a stack trace, when the SQLite file is $case', async (t) => {
       const database = await createTestDatabase('sqlite');
       const dir = dirname(database.target.dialect === 'sqlite' ? database.target.path : '');
       writeFileSync(join(dir, 'notes.txt'), 'not a database\n');
+      symlinkSync('loop.db', join(dir, 'loop.db'));
       const file = join(dir, t.file);
       const result = await failedStart({ DATABASE_URL: `sqlite:${file}` });
       await database.drop();
