@@ -324,6 +324,22 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect
       .poll(() => page.locator('li', { hasText: third.name }).first().textContent())
       .toContain(`you can haggle for it again at ${reopens}`);
+
+    // Had the page not learnt of it (the list could not be read), Haggle says why when pressed,
+    // in the product's card.
+    await page.route(/\/api\/haggle\?.*cooling_down=true/, (route) => route.abort());
+    try {
+      await page.goto(`${app.base()}/play`);
+      await page.getByRole('button', { name: `Haggle for ${third.name}` }).click();
+      await expect
+        .poll(() => card.locator('.alert-error').textContent())
+        .toMatch(
+          /^A negotiation of yours for this product ended without a deal recently\. You can open a new one in/,
+        );
+      await expect.poll(focused).toMatch(/open a new one/);
+    } finally {
+      await page.unroute(/\/api\/haggle\?.*cooling_down=true/);
+    }
   });
 
   it('should show the leaderboard, stats and every negotiation page by page', async () => {
@@ -403,6 +419,8 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
   it('should sign out, refuse a wrong key in words, and sign in with the key alone', async () => {
     const page = app.page();
     await page.goto(`${app.base()}/play`);
+    // This player walked away from a product a moment ago: its card says so while signed in.
+    await expect.poll(() => page.locator('.card.product .hint').count()).toBeGreaterThan(0);
     // Signing out forgets the key, which is never shown again: it asks first.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Stay signed in' }).click();
@@ -410,6 +428,8 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Yes, sign out' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'New player' }).count()).toBe(1);
+    // Nothing of the player's stays on the page for whoever uses the browser next.
+    expect(await page.locator('.card.product .hint').count()).toBe(0);
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     // Registering as a player who exists already is said at the field that matched it.
     await page.getByLabel('Username').fill(username.toUpperCase());

@@ -58,18 +58,30 @@ export function PlayPage() {
   // The products a negotiation that ended without a deal blocks, each until when.
   const [blocked, setBlocked] = useState<ReadonlyMap<string, string>>(new Map());
   useEffect(() => {
+    // Signed out (or in as another player): nothing of the last player's stays on the page.
+    setOpen(new Set());
+    setBlocked(new Map());
     if (me === null) return;
+    // Answers that arrive after this player's key is gone are dropped.
+    let current = true;
     listNegotiations(me.key, { status: 'active', limit: 100 }).then(
-      (page) => setOpen(new Set(page.items.map((item) => item.product_id))),
+      (page) => {
+        if (current) setOpen(new Set(page.items.map((item) => item.product_id)));
+      },
       // Without it, every button says "Haggle", which opens an active negotiation all the same.
       () => undefined,
     );
     listNegotiations(me.key, { cooling_down: true, limit: 100 }).then(
-      (page) =>
-        setBlocked(new Map(page.items.map((item) => [item.product_id, item.cooldown_until ?? '']))),
+      (page) => {
+        if (!current) return;
+        setBlocked(new Map(page.items.map((item) => [item.product_id, item.cooldown_until ?? ''])));
+      },
       // Without it, a blocked product's Haggle says why when pressed.
       () => undefined,
     );
+    return () => {
+      current = false;
+    };
   }, [me?.key]);
   // A product opens again when its time comes, without reading the list again.
   useEffect(() => {
