@@ -41,7 +41,7 @@ export const mcpRoutes: FastifyPluginAsync<AppContext & { version: string }> = (
       throw new AppError('forbidden', 'Requests from this Origin are not accepted here.');
     }
     // Faults of the POST itself are answered before its body is read as JSON-RPC, the same
-    // whatever the body's shape. The answer is always JSON, so a client that takes it (no
+    // whatever JSON the body holds (a body that is no JSON was refused by the parser first). The answer is always JSON, so a client that takes it (no
     // Accept, `*/*`, `application/*`) is served: the transport's own 406 said that both JSON
     // and event streams must be accepted, which is not so here.
     if (!takesJson(request.headers.accept)) {
