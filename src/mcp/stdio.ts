@@ -63,6 +63,12 @@ function serviceUrl(raw: string | undefined): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`BAZAAR_URL must start with http: or https:, got "${value}"`);
   }
+  // Never echoed: what it holds may be a password.
+  if (url.username !== '' || url.password !== '') {
+    throw new Error(
+      "BAZAAR_URL must not hold a user name or password: give the service's address only (the API key goes in BAZAAR_API_KEY).",
+    );
+  }
   return value.replace(/\/+$/, '');
 }
 

@@ -757,15 +757,27 @@ describe('the stdio server', () => {
     }
   }, 60_000);
 
-  it('should stop with a clear message when the service cannot be reached', async () => {
+  /** What the stdio server says on stderr when it stops at its start with BAZAAR_URL `url`. */
+  async function stoppedWith(url: string): Promise<string> {
     const result = await run(process.execPath, ['--import', 'tsx', 'src/mcp/stdio.ts'], {
-      env: { PATH: process.env.PATH ?? '', BAZAAR_URL: 'http://127.0.0.1:1' },
+      env: { PATH: process.env.PATH ?? '', BAZAAR_URL: url },
     }).catch((error: unknown) => error as { code: number; stderr: string });
     expect(result).toMatchObject({ code: 1 });
-    const { stderr } = result as { stderr: string };
+    return (result as { stderr: string }).stderr;
+  }
+
+  it('should stop with a clear message when the service cannot be reached', async () => {
+    const stderr = await stoppedWith('http://127.0.0.1:1');
     expect(stderr).toContain('Bazaar is not reachable at http://127.0.0.1:1');
     // What to do about it: the service must be running, at the address BAZAAR_URL names.
     expect(stderr).toContain('The service must be running at BAZAAR_URL when this server starts');
     expect(stderr).toContain('set BAZAAR_URL to its address');
+  });
+
+  it('should refuse an address with a password in it, without repeating it', async () => {
+    const stderr = await stoppedWith('http://user:s3cret@127.0.0.1:1');
+    expect(stderr.trim()).toBe(
+      "BAZAAR_URL must not hold a user name or password: give the service's address only (the API key goes in BAZAAR_API_KEY).",
+    );
   });
 });
