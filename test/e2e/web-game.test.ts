@@ -319,6 +319,7 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     expect(await card.getByRole('button', { name: `Haggle for ${third.name}` }).isDisabled()).toBe(
       true,
     );
+    await app.audit('play-blocked', { plainWords: true });
     // Listed with its negotiations, with the same time.
     await page.goto(`${app.base()}/play/negotiations`);
     await expect
