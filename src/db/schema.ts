@@ -13,11 +13,7 @@ import type {
   CapabilityRequestsTable,
   RequestQuotaTable,
 } from '../modules/requests/requests.tables.js';
-import type {
-  HaggleCooldownsTable,
-  HaggleMessagesTable,
-  HaggleSessionsTable,
-} from '../modules/haggle/haggle.tables.js';
+import type { HaggleMessagesTable, HaggleSessionsTable } from '../modules/haggle/haggle.tables.js';
 import type { LeaderboardScoresTable } from '../modules/leaderboard/leaderboard.tables.js';
 import type { PlayersTable } from '../modules/players/players.tables.js';
 import type { ProductsTable } from '../modules/products/products.tables.js';
@@ -43,7 +39,6 @@ export interface Database {
   products: ProductsTable;
   haggle_sessions: HaggleSessionsTable;
   haggle_messages: HaggleMessagesTable;
-  haggle_cooldowns: HaggleCooldownsTable;
   transactions: TransactionsTable;
   leaderboard_scores: LeaderboardScoresTable;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDialects } from '../helpers/databases.js';
-import { haggleSuite, patientOffers } from '../helpers/haggle.js';
+import { endCooldowns, haggleSuite, patientOffers } from '../helpers/haggle.js';
 
 /**
  * Offers, round by round: counters, the final rounds, objections, the same answers to the same
@@ -139,10 +139,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       expect(refused.body.data.seller_response).toMatchObject({ action: 'reject', final: true });
       expect(refused.body.data.session.status).toBe('expired');
       // The same player again, after lifting the cool-down: the same offers, the same final counter.
-      await game.t.store.db
-        .deleteFrom('haggle_cooldowns')
-        .where('player_id', '=', player.id)
-        .execute();
+      await endCooldowns(game.t, player.id);
       const at = await playUpTo9();
       expect(at.final).toBe(below.final);
       const taken = await game.client.offer(at.player, at.session.id, at.final);
@@ -169,10 +166,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       };
       const first = await pricesOf();
       // The cool-down is the point of another test: lift it here.
-      await game.t.store.db
-        .deleteFrom('haggle_cooldowns')
-        .where('player_id', '=', player.id)
-        .execute();
+      await endCooldowns(game.t, player.id);
       expect(await pricesOf()).toEqual(first);
     });
 

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger.js';
 import { STARTING_CREDITS_CENTS } from '../../src/modules/players/players.service.js';
 import { testDialects } from '../helpers/databases.js';
 import { GameClient, type ProductData, type TestPlayer } from '../helpers/game.js';
-import { haggleSuite, patientOffers } from '../helpers/haggle.js';
+import { endCooldowns, haggleSuite, patientOffers } from '../helpers/haggle.js';
 
 /**
  * Starting a negotiation: the greeting, starting the same one again, what may not be started,
@@ -150,11 +150,7 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
 
         // Another product stays open, and the same one opens again once the time has passed.
         expect((await game.client.start(player, affordable(10).id)).status).toBe(201);
-        await game.t.store.db
-          .updateTable('haggle_cooldowns')
-          .set({ until: new Date(Date.now() - 1000).toISOString() })
-          .where('player_id', '=', player.id)
-          .execute();
+        await endCooldowns(game.t, player.id);
         expect((await game.client.start(player, product.id)).status).toBe(201);
       },
     );
@@ -179,12 +175,20 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
       }
     });
 
-    it('should say nothing blocks a product when the service has no cool-down', async () => {
-      const config = { ...game.t.config, haggleCooldownMinutes: 0 };
+    /** `play` on the same database restarted with a cool-down of `minutes`. */
+    async function restartedWith(minutes: number, play: (client: GameClient) => Promise<void>) {
+      const config = { ...game.t.config, haggleCooldownMinutes: minutes };
       const app = await buildApp({ config, store: game.t.store, logger: createLogger('silent') });
       await app.ready();
       try {
-        const uncooled = new GameClient({ ...game.t, app, config });
+        await play(new GameClient({ ...game.t, app, config }));
+      } finally {
+        await app.close();
+      }
+    }
+
+    it('should say nothing blocks a product when the service has no cool-down', async () => {
+      await restartedWith(0, async (uncooled) => {
         const player = await uncooled.newPlayer();
         // A cool-down started while there was one (before a restart without) holds no longer.
         const earlier = affordable(15);
@@ -209,9 +213,24 @@ describe.each(testDialects)('haggle (%s)', (dialect) => {
         );
         expect(cooling.body.data.items).toEqual([]);
         expect((await uncooled.start(player, product.id)).status).toBe(201);
-      } finally {
-        await app.close();
-      }
+      });
+    });
+
+    it('should reckon a cool-down already running with the length set now', async () => {
+      // A restart with a shorter cool-down: one minute instead of 30.
+      await restartedWith(1, async (shorter) => {
+        const player = await shorter.newPlayer();
+        const product = affordable(16);
+        const session = await openSession(player, product);
+        await game.client.post('/api/haggle/abandon', { session_id: session.id }, player);
+        const ended = (await shorter.session(player, session.id)).body.data.session;
+        const oneMinuteOn = new Date(Date.parse(ended.ended_at ?? '') + 60_000).toISOString();
+        expect(ended.cooldown_until).toBe(oneMinuteOn);
+        const refused = await shorter.start(player, product.id);
+        expect(refused.status).toBe(409);
+        expect(refused.body.error).toContain(`at ${oneMinuteOn}.`);
+        expect(Number(refused.response.headers['retry-after'])).toBeLessThanOrEqual(60);
+      });
     });
 
     it('should not cool down after a deal, nor for another player', async () => {

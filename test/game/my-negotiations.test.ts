@@ -82,13 +82,9 @@ describe.each(testDialects)('list my negotiations (%s)', (dialect) => {
       new Date(Date.parse(walkedAway?.ended_at ?? '') + minutes * 60_000).toISOString(),
     );
     // The time the start refuses to open that product until, to the millisecond.
-    const until = await t.store.db
-      .selectFrom('haggle_cooldowns')
-      .select('until')
-      .where('product_id', '=', products[1]?.id ?? '')
-      .where('player_id', '=', me.id)
-      .executeTakeFirstOrThrow();
-    expect(walkedAway?.cooldown_until).toBe(until.until);
+    const refused = await client.start(me, products[1]?.id ?? '');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toContain(`at ${walkedAway?.cooldown_until ?? ''}.`);
     for (const item of body.data.items.filter((item) => item.id !== mine[1])) {
       expect(item.cooldown_until).toBeNull();
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hourOf } from '../../src/seller/index.js';
 import { testDialects } from '../helpers/databases.js';
 import { cents, type ProductData, type TestPlayer } from '../helpers/game.js';
-import { haggleSuite, TIMED } from '../helpers/haggle.js';
+import { endCooldowns, haggleSuite, TIMED } from '../helpers/haggle.js';
 
 /**
  * The terms of the game, version 3: a player's terms move with repeat purchases and with the
@@ -82,10 +82,7 @@ describe.each(testDialects)('time, the cap and the terms of the game (%s)', (dia
         .where('id', '=', item.id)
         .execute();
       await game.client.post('/api/haggle/abandon', { session_id: started.body.data.id }, newcomer);
-      await game.t.store.db
-        .deleteFrom('haggle_cooldowns')
-        .where('player_id', '=', newcomer.id)
-        .execute();
+      await endCooldowns(game.t, newcomer.id);
       const calm = await game.client.start(newcomer, item.id);
       const plain = (await game.sessionRow(calm.body.data.id)).floor_cents;
       const fourPercent = cents(item.market_price) * 0.04;

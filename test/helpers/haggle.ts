@@ -116,6 +116,20 @@ export function haggleSuite(
   };
 }
 
+/**
+ * Lets a player reopen every product at once, behind the game's back: their negotiations that
+ * ended without a deal ended longer ago than the cool-down.
+ */
+export async function endCooldowns(t: TestApp, playerId: string): Promise<void> {
+  const minutes = t.config.haggleCooldownMinutes + 1;
+  await t.store.db
+    .updateTable('haggle_sessions')
+    .set({ ended_at: new Date(Date.now() - minutes * 60_000).toISOString() })
+    .where('player_id', '=', playerId)
+    .where('status', 'in', ['rejected', 'abandoned', 'expired'])
+    .execute();
+}
+
 /** Offers that keep moving up but stay under 55 % of market: below every floor, never insulting. */
 export const patientOffers = (product: ProductData): number[] =>
   Array.from({ length: 10 }, (_, i) => Math.floor(product.market_price * (45 + i)) / 100);

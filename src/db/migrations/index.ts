@@ -16,6 +16,7 @@ import * as gameV3 from './0013_game_v3.js';
 import * as catalogV2 from './0014_catalog_v2.js';
 import * as searchV2 from './0015_search_v2.js';
 import * as catalogCompression from './0016_catalog_compression.js';
+import * as cooldownsFromSessions from './0017_cooldowns_from_sessions.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -43,6 +44,7 @@ const all: Record<string, DialectMigration> = {
   '0014_catalog_v2': catalogV2,
   '0015_search_v2': searchV2,
   '0016_catalog_compression': catalogCompression,
+  '0017_cooldowns_from_sessions': cooldownsFromSessions,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
 import type { Store } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
 import type { SellerContext } from '../../seller/index.js';
 import { productDemand } from '../products/products.schemas.js';
 import type { ProductRow } from '../products/products.tables.js';
-import { startCooldown } from './haggle.limits.repository.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 /**
@@ -128,20 +125,12 @@ export const playerNote = (
  * abandoned, expired): its end plus the cool-down. Null for an active or accepted one, and when
  * the cool-down is off.
  */
-export function cooldownEnd(session: SessionRow, cooldownMinutes: number): string | null {
+export function cooldownEnd(
+  session: Pick<SessionRow, 'status' | 'ended_at'>,
+  cooldownMinutes: number,
+): string | null {
   if (cooldownMinutes === 0 || session.ended_at === null || session.status === 'accepted') {
     return null;
   }
   return addMinutes(session.ended_at, cooldownMinutes);
-}
-
-/** A negotiation ended without a deal: the player waits before reopening this product. */
-export async function coolDown(
-  trx: Transaction<Database>,
-  deps: HaggleDeps,
-  ended: SessionRow,
-): Promise<void> {
-  const until = cooldownEnd(ended, deps.cooldownMinutes);
-  if (until === null) return;
-  await startCooldown(trx, { playerId: ended.player_id, productId: ended.product_id }, until);
 }

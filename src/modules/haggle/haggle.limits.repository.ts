@@ -1,5 +1,6 @@
 import { PostgresAdapter, type Transaction } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
+import type { SessionRow } from './haggle.tables.js';
 
 /**
  * The queries behind the limits on starting a negotiation: the player's lock and the cap on
@@ -62,40 +63,22 @@ export async function countDeals(
   return Number(row.deals);
 }
 
-/** Before any cool-down: the value a fresh row holds. */
-const NO_COOLDOWN = '1970-01-01T00:00:00.000Z';
-
 /**
- * Until when this player may not open a negotiation on this product (a past time when free).
- * The upsert takes the row's lock (PostgreSQL) until the transaction ends, so a negotiation
- * ending at the same moment in another process waits, and the two cannot both miss each other.
+ * The player's last negotiation for this product that ended without a deal: its end starts the
+ * cool-down (`cooldownEnd`). Read after the player's lock, which every ending takes too, so an
+ * ending in another process has committed before this read or waits for this transaction.
  */
-export async function lockCooldown(
+export async function lastEndedWithoutDeal(
   db: Db,
   ids: { playerId: string; productId: string },
-): Promise<string> {
-  const row = await db
-    .insertInto('haggle_cooldowns')
-    .values({ player_id: ids.playerId, product_id: ids.productId, until: NO_COOLDOWN })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['player_id', 'product_id'])
-        .doUpdateSet((update) => ({ until: update.ref('haggle_cooldowns.until') })),
-    )
-    .returning('until')
-    .executeTakeFirstOrThrow();
-  return row.until;
-}
-
-/** Starts a cool-down that runs until `until`. */
-export async function startCooldown(
-  db: Db,
-  ids: { playerId: string; productId: string },
-  until: string,
-): Promise<void> {
-  await db
-    .insertInto('haggle_cooldowns')
-    .values({ player_id: ids.playerId, product_id: ids.productId, until })
-    .onConflict((conflict) => conflict.columns(['player_id', 'product_id']).doUpdateSet({ until }))
-    .execute();
+): Promise<Pick<SessionRow, 'status' | 'ended_at'> | undefined> {
+  return db
+    .selectFrom('haggle_sessions')
+    .select(['status', 'ended_at'])
+    .where('player_id', '=', ids.playerId)
+    .where('product_id', '=', ids.productId)
+    .where('status', 'in', ['rejected', 'abandoned', 'expired'])
+    .orderBy('ended_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -9,6 +9,7 @@ import { productDemandPercent } from '../products/products.schemas.js';
 import type { ProductRow } from '../products/products.tables.js';
 import {
   addMinutes,
+  cooldownEnd,
   idleCutoff,
   isIdle,
   newMessage,
@@ -25,8 +26,8 @@ import {
 } from './haggle.errors.js';
 import {
   countDeals,
+  lastEndedWithoutDeal,
   liveSessions,
-  lockCooldown,
   lockPlayerCredits,
 } from './haggle.limits.repository.js';
 import {
@@ -86,11 +87,11 @@ export async function startSession(
       }
       // Locked after the player: an ending in another process is seen.
       if (existing !== undefined) await expireIdle(trx, deps, existing);
-      const coolsUntil = await lockCooldown(trx, pair);
-      const waitMs = Date.parse(coolsUntil) - Date.parse(at);
-      // A cool-down is an answer to give after the expiry above is committed. With the cool-down
-      // off (0), none started before holds either, as the sessions' `cooldown_until` says.
-      if (waitMs > 0 && deps.cooldownMinutes > 0) return { coolsUntil, waitMs };
+      const last = await lastEndedWithoutDeal(trx, pair);
+      const coolsUntil = last === undefined ? null : cooldownEnd(last, deps.cooldownMinutes);
+      const waitMs = coolsUntil === null ? 0 : Date.parse(coolsUntil) - Date.parse(at);
+      // A cool-down is an answer to give after the expiry above is committed.
+      if (coolsUntil !== null && waitMs > 0) return { coolsUntil, waitMs };
       const live = await liveSessions(trx, playerId, idleCutoff(at, deps.idleMinutes));
       if (live.count >= deps.maxActive) {
         // The earliest a place can free itself: the longest-idle negotiation expiring.

@@ -35,12 +35,5 @@ export interface HaggleMessagesTable {
   created_at: string;
 }
 
-/** When a player may next open a negotiation on a product after one ended without a deal. */
-export interface HaggleCooldownsTable {
-  player_id: string;
-  product_id: string;
-  until: string;
-}
-
 export type SessionRow = Selectable<HaggleSessionsTable>;
 export type MessageRow = Selectable<HaggleMessagesTable>;

@@ -17,7 +17,6 @@ import {
 import type { TransactionRow } from '../transactions/transactions.tables.js';
 import {
   asOf,
-  coolDown,
   idleDeadline,
   isIdle,
   newMessage,
@@ -52,7 +51,7 @@ export interface Caller {
 }
 
 /**
- * Writes the expiry of an idle session: ended at its deadline, with the cool-down from then.
+ * Writes the expiry of an idle session: ended at its deadline (its cool-down runs from then).
  * Conditional on the state read, so when two processes notice it at once, one writes it.
  */
 export async function expireIdle(
@@ -63,8 +62,7 @@ export async function expireIdle(
   const endedAt = idleDeadline(session, deps.idleMinutes);
   const expired: SessionRow = { ...session, status: 'expired', ended_at: endedAt };
   const { query, values } = moveSession(session, expired);
-  const moved = await query(trx, values as never);
-  if (moved.rows.length === 1) await coolDown(trx, deps, expired);
+  await query(trx, values as never);
 }
 
 /**
@@ -250,7 +248,6 @@ export async function makeOffer(
         case 'expired': {
           const next = { ...moved, status: reply.outcome, ended_at: at };
           const ended = await recordTurn(trx, session, next, turn);
-          await coolDown(trx, deps, ended);
           return { session: ended, reply, product, creditsCents, transaction: null };
         }
       }
@@ -302,7 +299,6 @@ export async function abandonSession(
     const abandoned = await recordTurn(trx, session, next, [
       playerNote(session, playerWords.walkAway, null, at),
     ]);
-    await coolDown(trx, deps, abandoned);
     return { session: abandoned };
   });
 }
