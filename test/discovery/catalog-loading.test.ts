@@ -174,6 +174,14 @@ describe.each(testDialects)('catalog (%s)', (dialect) => {
       const since = await search(`?updated_since=${encodeURIComponent(before)}`);
       expect(since.body.data.items.map((item) => item.id)).toEqual(['ollama']);
       expect(since.body.data.total).toBe(1);
+      // Filtered by another kind too, nothing matches, and the kind facet says which one would.
+      const otherKind = await search(
+        `?updated_since=${encodeURIComponent(before)}&kind=${since.body.data.items[0]?.kind === 'tool' ? 'agent' : 'tool'}`,
+      );
+      expect(otherKind.body.data.total).toBe(0);
+      expect(otherKind.body.data.facets.kind).toEqual({
+        [since.body.data.items[0]?.kind ?? '']: 1,
+      });
       expect((await search('?updated_since=yesterday')).status).toBe(400);
       // A date alone is no instant: the answer shows one.
       const dateOnly = await search('?updated_since=2026-11-01');

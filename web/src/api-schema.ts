@@ -742,7 +742,7 @@ export interface operations {
                             corrected_query: string | null;
                             /** @description Items in this page. */
                             count: number;
-                            /** @description Counts over the matches of the current query and filters. */
+                            /** @description Counts of the matches of the query, each facet with every filter but its own: with `category=x` the other categories count what choosing one of them instead would find (`total` counts with every filter). */
                             facets: {
                                 /** @description Matching listings by category (only values with at least one). */
                                 category: {

@@ -11,7 +11,7 @@ import {
   type ListingFilter,
 } from './catalog.search.repository.js';
 import type { CatalogCache } from './catalog.cache.js';
-import { groupsOf, passes, summarise, type Facets } from './catalog.facets.js';
+import { facetedSummary, groupsOf, passes, type Facets } from './catalog.facets.js';
 import { exactTerm, K1 } from './catalog.index.js';
 import { decodePostings } from './catalog.posting-list.js';
 import { rank, type TermPostings } from './catalog.rank.js';
@@ -230,8 +230,21 @@ export async function analyse(
           : 0) ||
       (order(a).id < order(b).id ? -1 : 1),
   );
-  // Counted per combination of kind, categories, protocols, status and licence kind.
-  const { facets } = summarise(groupsOf(kept.map(order)));
+  // Counted per combination of kind, categories, protocols, status and licence kind: each facet
+  // over the best that pass every filter but its own.
+  const { facets } = facetedSummary(
+    (only) =>
+      groupsOf(
+        ranked
+          .filter((hit) => {
+            const row = facts.get(hit.seq);
+            return row !== undefined && passesAll(row, only, scope);
+          })
+          .slice(0, MAX_RANKED)
+          .map(order),
+      ),
+    filter,
+  );
   const share = ranked.length === 0 ? 0 : passing.length / ranked.length;
   const matched = scored.matchedOf(kept.map((hit) => hit.seq));
   return {

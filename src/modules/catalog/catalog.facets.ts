@@ -13,20 +13,22 @@ export interface MatchGroup {
   n: number;
 }
 
+/** A value for each facet a search may be filtered by. */
+export interface FacetFilter {
+  kind?: string | undefined;
+  category?: string | undefined;
+  protocol?: string | undefined;
+  status?: string | undefined;
+  license_kind?: string | undefined;
+}
+
+const DIMENSIONS = ['kind', 'category', 'protocol', 'status', 'license_kind'] as const;
+
 /**
  * Whether the listings of a group pass the filters: the same test as the search's SQL (a kind,
  * and a category and a protocol each one of the listing's, compared in lower case).
  */
-export function passes(
-  group: Omit<MatchGroup, 'n'>,
-  filter: {
-    kind?: string | undefined;
-    category?: string | undefined;
-    protocol?: string | undefined;
-    status?: string | undefined;
-    license_kind?: string | undefined;
-  },
-): boolean {
+export function passes(group: Omit<MatchGroup, 'n'>, filter: FacetFilter): boolean {
   const has = (key: string, value: string | undefined) =>
     value === undefined || key.includes(`|${value.toLowerCase()}|`);
   return (
@@ -91,4 +93,23 @@ export function summarise(rows: readonly MatchGroup[]): Summary {
       license_kind: sorted(facets.license_kind),
     },
   };
+}
+
+/**
+ * The total and facets of what passes `filter`, as a menu of filters wants them: the total with
+ * every filter, each facet with every filter but its own, so that with `category=x` the other
+ * categories count what choosing one of them instead would find. `passing` gives the groups of
+ * what passes a filter.
+ */
+export function facetedSummary<Filter extends FacetFilter>(
+  passing: (filter: Filter) => readonly MatchGroup[],
+  filter: Filter,
+): Summary {
+  const summary = summarise(passing(filter));
+  for (const dimension of DIMENSIONS) {
+    if (filter[dimension] === undefined) continue;
+    const without: Filter = { ...filter, [dimension]: undefined };
+    summary.facets[dimension] = summarise(passing(without)).facets[dimension];
+  }
+  return summary;
 }

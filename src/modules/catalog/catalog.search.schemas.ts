@@ -90,7 +90,11 @@ export const SearchResult = Type.Object({
       status: FacetCounts('status'),
       license_kind: FacetCounts('licence kind'),
     },
-    { description: 'Counts over the matches of the current query and filters.' },
+    {
+      description:
+        'Counts of the matches of the query, each facet with every filter but its own: with `category=x` the other ' +
+        'categories count what choosing one of them instead would find (`total` counts with every filter).',
+    },
   ),
   corrected_query: Type.Union([Type.String(), Type.Null()], {
     description:

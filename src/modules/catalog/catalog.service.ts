@@ -10,7 +10,7 @@ import {
 import { alternativesAsked, successorsFirst } from './catalog.alternatives.js';
 import { analyse } from './catalog.analysis.js';
 import { cacheFor, remember, type CatalogCache } from './catalog.cache.js';
-import { passes, summarise } from './catalog.facets.js';
+import { facetedSummary, passes, summarise } from './catalog.facets.js';
 import { FEW_RESULTS } from './catalog.ranking.js';
 import { categoriesLike, relatedCategories, requestTask } from './catalog.suggest.js';
 import { parseSearch, searchCursor } from './catalog.query.js';
@@ -50,13 +50,17 @@ export async function recentListingChanges(store: Store, limit: number) {
 
 const EMPTY_FACETS = { kind: {}, category: {}, protocol: {}, status: {}, license_kind: {} };
 
-/** What a search without words finds: counted from the catalog's groups, or by the filters. */
+/**
+ * What a search without words finds, counted from the groups of the catalog (or of the listings
+ * changed since `updatedSince`) that pass the filters.
+ */
 async function filterSearch(store: Store, cache: CatalogCache, filters: ListingFilter) {
-  if (filters.updatedSince === undefined) {
-    cache.groups ??= await catalogGroups(store.db);
-    return summarise(cache.groups.filter((group) => passes(group, filters)));
-  }
-  return summarise(await matchSummary(store.db, filters).execute());
+  const { updatedSince } = filters;
+  const groups =
+    updatedSince === undefined
+      ? (cache.groups ??= await catalogGroups(store.db))
+      : await matchSummary(store.db, { updatedSince }).execute();
+  return facetedSummary((filter) => groups.filter((group) => passes(group, filter)), filters);
 }
 
 /**

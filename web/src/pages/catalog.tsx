@@ -7,7 +7,6 @@ import { licenceKindText, licenceText, lifecycleText, problemText } from '../wor
 
 type Facet = 'kind' | 'category' | 'protocol' | 'status' | 'license_kind';
 type Filters = Record<'q' | Facet, string>;
-const FACETS: Facet[] = ['kind', 'category', 'protocol', 'status', 'license_kind'];
 
 /**
  * The results shown for this address, kept for the browser tab so that Back from a listing shows
@@ -73,29 +72,19 @@ export function CatalogPage() {
         : { license_kind: filters.license_kind as Listing['provenance']['license_kind'] }),
     };
     try {
-      // A chosen filter's list offers what choosing another value instead would find: its counts
-      // come from the same search without that filter (a new search only; pages share them).
-      const chosen = FACETS.filter((facet) => cursor === undefined && filters[facet] !== '');
-      const [page, ...instead] = await Promise.all([
-        searchCatalog({ ...asked, limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) }),
-        ...chosen.map((facet) =>
-          searchCatalog({ ...asked, [facet]: undefined, limit: 1 }).then(
-            (other) => other.facets[facet],
-            // Without it, the list offers what this answer holds, as before.
-            () => undefined,
-          ),
-        ),
-      ]);
+      // A chosen filter's list offers what choosing another value instead would find: the
+      // service counts each facet without its own filter.
+      const page = await searchCatalog({
+        ...asked,
+        limit: PAGE_SIZE,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
       if (ticket !== latest.current) return; // a newer search has started: drop this answer
       setError('');
-      const facets = { ...page.facets };
-      chosen.forEach((facet, i) => {
-        facets[facet] = instead[i] ?? facets[facet];
-      });
       setResult((before) => {
         const next =
           cursor === undefined || before === null
-            ? { ...page, facets }
+            ? page
             : { ...page, facets: before.facets, items: [...before.items, ...page.items] };
         remembered.save(next);
         return next;
