@@ -56,21 +56,12 @@ export function openStore(
       connectionString: target.url,
       max: config.databasePoolSize ?? 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      Client: clientWithStatementTimeout(config.databaseStatementTimeoutMs ?? 0),
     });
     // A connection lost to a server restart or an administrator must not crash the process:
     // the query in flight fails (and is answered 503), the pool replaces the connection.
     pool.on('error', () => undefined);
-    const statementTimeoutMs = config.databaseStatementTimeoutMs ?? 0;
-    pool.on('connect', (client) => {
-      client.on('error', () => undefined);
-      // A statement held up by a lock, or by a server too busy to answer it, is cancelled by the
-      // server and answered 503, freeing its connection. Set on each new connection before its
-      // first query (poolers such as PgBouncer refuse it as a start-up parameter), 0 included, so
-      // that a default of the database or role does not apply instead.
-      void client
-        .query(`set statement_timeout = ${String(statementTimeoutMs)}`)
-        .catch(() => undefined);
-    });
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: namedStatements(pool) }),
     });
@@ -153,6 +144,37 @@ function directPostgresReads(pool: pg.Pool): DirectRunner {
     return runNamedOnPool(pool, name, query.sql, [...query.parameters]).then(({ rows }) => ({
       rows,
     }));
+  };
+}
+
+/**
+ * A PostgreSQL client whose statements the server cancels after `ms` (answered 503): one held up
+ * by a lock, or by a server too busy to answer it, frees its connection. Set as each connection
+ * opens, before the pool hands it out (poolers such as PgBouncer refuse it as a start-up
+ * parameter), 0 included, so that a default of the database or role does not apply instead.
+ */
+function clientWithStatementTimeout(ms: number): typeof pg.Client {
+  return class extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
+    override connect(
+      callback?: (error: Error | null, client?: pg.Client) => void,
+    ): Promise<pg.Client> | undefined {
+      const ready = super
+        .connect()
+        .then(() => this.query(`set statement_timeout = ${String(ms)}`))
+        .then(() => this);
+      if (callback === undefined) return ready;
+      ready.then(
+        (client) => {
+          callback(null, client);
+        },
+        (error: unknown) => {
+          callback(error as Error);
+        },
+      );
+      return undefined;
+    }
   };
 }
 
