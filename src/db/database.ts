@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config.js';
+import { isStorageUnavailable } from './errors.js';
 import { runNamed, runNamedOnPool } from './pg-named-query.js';
 import { runDirectly, statementName, type DirectRunner } from './prepared.js';
 import type { Database } from './schema.js';
@@ -99,19 +100,33 @@ export function openStore(
  */
 function namedStatements(pool: pg.Pool): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
-    // Only Kysely's streaming uses the cursor form of query(), and the service never streams.
-    query: ((text: string, values: readonly unknown[]) => {
-      const name = statementName(text);
-      // pg copies a query given as an object; one without a name goes as text and values.
-      return name === undefined
-        ? client.query(text, [...values])
-        : runNamed(client, name, text, [...values]);
-    }) as unknown as PostgresPoolClient['query'],
-    release: () => {
-      client.release();
-    },
-  });
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    // A failure that may have ended the connection (a server that terminated it says so before
+    // the socket closes): released with it, the pool closes the connection instead of handing
+    // it to the next query, as pg's own pool.query does.
+    let failure: Error | undefined;
+    const noteFailure = (error: unknown) => {
+      if (isStorageUnavailable(error)) failure = error as Error;
+      throw error;
+    };
+    return {
+      // Only Kysely's streaming uses the cursor form of query(), and the service never streams.
+      query: ((text: string, values: readonly unknown[]) => {
+        const name = statementName(text);
+        // pg copies a query given as an object; one without a name goes as text and values.
+        const result =
+          name === undefined
+            ? client.query(text, [...values])
+            : runNamed(client, name, text, [...values]);
+        return result.catch(noteFailure);
+      }) as unknown as PostgresPoolClient['query'],
+      release: () => {
+        const error = failure;
+        failure = undefined;
+        client.release(error);
+      },
+    };
+  };
   return {
     connect: async () => {
       const client = await pool.connect();

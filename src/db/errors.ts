@@ -24,6 +24,16 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * A statement run by `runTogether` outside a transaction found the rows it writes changed since
+ * they were read (PostgreSQL), and wrote nothing. A unique index that refused one of its rows,
+ * or a deadlock with a concurrent writer, means the same there.
+ */
+export function isChangedMeanwhile(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'BZ409' || code === '23505' || code === '40P01';
+}
+
 export function isCheckViolation(error: unknown): boolean {
   const code = codeOf(error);
   return code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK';

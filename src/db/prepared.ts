@@ -127,7 +127,12 @@ export interface Step<Row> {
   query: (db: Db, values: never) => Promise<QueryResult<Row>>;
   build: (db: Db, values: never) => Compilable<Row>;
   values: Record<string, unknown>;
+  /** Run by `runTogether` outside a transaction, it must return a row, or nothing is written. */
+  required?: boolean;
 }
+
+/** The step, marked as one that must return a row when `runTogether` runs outside a transaction. */
+export const required = <Row>(step: Step<Row>): Step<Row> => ({ ...step, required: true });
 
 /**
  * A multi-row insert compiled once for each number of rows up to `maxRows`: `build` gets the
@@ -187,8 +192,12 @@ const stepSlots = new WeakMap<object, ({ step: number; name: string } | undefine
  * Runs writes that do not depend on each other's results and returns each one's rows (each
  * needs a RETURNING clause, of numbers and strings only). PostgreSQL runs them as one statement
  * of data-modifying WITH queries, one round trip for all; SQLite runs them one after another.
- * Call it inside a transaction: a caller that finds one of them changed nothing throws, and the
+ * Inside a transaction, a caller that finds one of them changed nothing throws, and the
  * transaction undoes the others with it. PostgreSQL runs every one of them either way.
+ *
+ * On PostgreSQL it may also run outside a transaction, as a transaction of its own: then the
+ * statement fails as a whole (`isChangedMeanwhile`) when a step marked `required` returned no
+ * row, so nothing is written. On SQLite only a transaction makes them all or nothing.
  */
 export async function runTogether<const Steps extends readonly Step<unknown>[]>(
   db: Db,
@@ -199,7 +208,9 @@ export async function runTogether<const Steps extends readonly Step<unknown>[]>(
     for (const step of steps) rows.push((await step.query(db, step.values as never)).rows);
     return rows as Rows<Steps>;
   }
-  const key = steps.map((step) => idOf(step.build)).join(',');
+  // Outside a transaction, the steps that must return a row: the statement checks them.
+  const checked = db.isTransaction ? [] : steps.flatMap((step, i) => (step.required ? [i] : []));
+  const key = `${steps.map((step) => idOf(step.build)).join(',')};${checked.join(',')}`;
   let query = combined.get(key);
   if (query === undefined) {
     query = compiledOnce((qb, values: Record<string, unknown>) => {
@@ -210,12 +221,15 @@ export async function runTogether<const Steps extends readonly Step<unknown>[]>(
       steps.forEach((step, i) => {
         chain = chain.with(`q${i}`, () => step.build(qb, valuesOf(i)));
       });
-      return chain.selectNoFrom(
-        steps.map((_, i) => {
-          const table = sql.table(`q${i}`);
-          return sql`(select coalesce(json_agg(${table}), '[]'::json) from ${table})`.as(`r${i}`);
-        }),
-      );
+      const results = steps.map((_, i) => {
+        const table = sql.table(`q${i}`);
+        return sql`(select coalesce(json_agg(${table}), '[]'::json) from ${table})`.as(`r${i}`);
+      });
+      if (checked.length === 0) return chain.selectNoFrom(results);
+      // A function that fails fails the statement, and every write of its WITH queries with it.
+      const found = checked.map((i) => sql`exists (select from ${sql.table(`q${i}`)})`);
+      const check = sql`case when ${sql.join(found, sql` and `)} then 0 else changed_meanwhile() end`;
+      return chain.selectNoFrom([...results, check.as('checked')]);
     });
     combined.set(key, query);
   }

@@ -11,8 +11,8 @@ import { GameClient, type TestPlayer, UNLIMITED } from '../helpers/game.js';
 
 /**
  * PostgreSQL failing under a request: a statement held up past the time limit, a connection
- * lost inside a transaction. Each is answered 503 with Retry-After, as storage that cannot
- * commit, and leaves nothing written.
+ * lost under a turn or inside a transaction. Each is answered 503 with Retry-After, as storage
+ * that cannot commit, and leaves nothing written.
  */
 describe.runIf(testDialects.includes('postgres'))('PostgreSQL faults under a request', () => {
   let t: TestApp;
@@ -71,13 +71,15 @@ describe.runIf(testDialects.includes('postgres'))('PostgreSQL faults under a req
     expect(await roundsOf(sessionId)).toBe(1);
   });
 
-  it('should answer 503, not 500, when the connection is lost inside a transaction', async () => {
+  it('should answer 503, not 500, when the connection is lost while a turn waits, and not reuse it', async () => {
     const { player, sessionId } = await negotiating();
     const offer = await withPlayerLocked(player, async () => {
       const pending = client.offer(player, sessionId, 1);
-      // The turn waits for the lock inside its transaction: its connection is ended there.
+      // The turn's write waits for the lock: its connection is ended there.
       let waiting: number | undefined;
       for (let tries = 0; waiting === undefined && tries < 200; tries += 1) {
+        // Inside this connection's transaction the view would keep its first snapshot.
+        await other.query('select pg_stat_clear_snapshot()');
         const { rows } = await other.query<{ pid: number }>(
           `select pid from pg_stat_activity
             where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
@@ -92,8 +94,8 @@ describe.runIf(testDialects.includes('postgres'))('PostgreSQL faults under a req
     expect(offer.status).toBe(503);
     expect(offer.body).toMatchObject({ success: false, code: 'storage_unavailable' });
     expect(offer.response.headers['retry-after']).toMatch(/^\d+$/);
+    // The pool closed the ended connection instead of handing it to the next query.
     expect(await roundsOf(sessionId)).toBe(0);
-    // The pool replaced the connection: the same turn goes through now.
     expect((await client.offer(player, sessionId, 1)).status).toBe(200);
   });
 

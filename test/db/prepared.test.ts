@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/db/database.js';
-import { compiledOnce, multiRowInsert, runTogether } from '../../src/db/prepared.js';
+import { isChangedMeanwhile } from '../../src/db/errors.js';
+import * as changedMeanwhile from '../../src/db/migrations/0018_changed_meanwhile.js';
+import { compiledOnce, multiRowInsert, required, runTogether } from '../../src/db/prepared.js';
 import {
   createTestDatabase,
   openTestStore,
@@ -167,6 +169,41 @@ describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
       .execute();
     expect(rows).toEqual([{ key: 'a2', value: 'xyz' }]);
   });
+
+  it.runIf(dialect === 'postgres')(
+    'should write nothing outside a transaction when a required write finds no row',
+    async () => {
+      await changedMeanwhile.up(store.db as unknown as Kysely<unknown>, 'postgres');
+      await store.db.insertInto('settings').values({ key: 'g1', value: 'v' }).execute();
+      const failure = await runTogether(store.db, [
+        addSetting.with({ key: 'g2', value: 'kept?' }),
+        append.with({ key: 'g1', from: 'not its value', suffix: '?' }),
+        required(append.with({ key: 'g1', from: 'not its value either', suffix: '!' })),
+      ]).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect((failure as { code?: string } | undefined)?.code).toBe('BZ409');
+      expect(isChangedMeanwhile(failure)).toBe(true);
+      // With its required write's row as read, the same statement writes everything.
+      const [added, missed, appended] = await runTogether(store.db, [
+        addSetting.with({ key: 'g3', value: 'kept' }),
+        append.with({ key: 'g1', from: 'not its value', suffix: '?' }),
+        required(append.with({ key: 'g1', from: 'v', suffix: '!' })),
+      ]);
+      expect([added, missed, appended]).toEqual([[{ key: 'g3' }], [], [{ value: 'v!' }]]);
+      const rows = await store.db
+        .selectFrom('settings')
+        .select(['key', 'value'])
+        .where('key', 'like', 'g%')
+        .orderBy('key')
+        .execute();
+      expect(rows).toEqual([
+        { key: 'g1', value: 'v!' },
+        { key: 'g3', value: 'kept' },
+      ]);
+    },
+  );
 
   it.runIf(dialect === 'postgres')('should send writes run together as one statement', async () => {
     const prepared = await store.db.connection().execute(async (connection) => {

@@ -17,6 +17,7 @@ import * as catalogV2 from './0014_catalog_v2.js';
 import * as searchV2 from './0015_search_v2.js';
 import * as catalogCompression from './0016_catalog_compression.js';
 import * as cooldownsFromSessions from './0017_cooldowns_from_sessions.js';
+import * as changedMeanwhile from './0018_changed_meanwhile.js';
 
 /** A migration that may write different SQL for each dialect. */
 export interface DialectMigration {
@@ -45,6 +46,7 @@ const all: Record<string, DialectMigration> = {
   '0015_search_v2': searchV2,
   '0016_catalog_compression': catalogCompression,
   '0017_cooldowns_from_sessions': cooldownsFromSessions,
+  '0018_changed_meanwhile': changedMeanwhile,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { runTogether } from '../../db/prepared.js';
+import type { Db } from '../../db/schema.js';
+import { required, runTogether } from '../../db/prepared.js';
 import { formatCredits, hourOf } from '../../seller/index.js';
 import { scoreHundredths, scoreMoves } from '../leaderboard/leaderboard.repository.js';
 import { chargeForDeal } from '../players/players.repository.js';
@@ -10,7 +9,12 @@ import type { ProductRow } from '../products/products.tables.js';
 import { insertTransaction } from '../transactions/transactions.repository.js';
 import type { TransactionRow } from '../transactions/transactions.tables.js';
 import { insufficientCredits, outOfStock, sessionNotActive } from './haggle.errors.js';
-import { messagesInsert, moveSession } from './haggle.repository.js';
+import {
+  messagesInsert,
+  moveSession,
+  playerKeyUnchanged,
+  type LockedSession,
+} from './haggle.repository.js';
 import type { MessageRow, SessionRow } from './haggle.tables.js';
 
 /** The messages that record a turn: an offer and its answer, or a player's note. */
@@ -28,17 +32,33 @@ export interface Deal {
 // Only a concurrent request on the same session can have moved it since we read it.
 const movedMeanwhile = () => sessionNotActive('already being changed by another request');
 
+/*
+ * A turn is decided on what `readOwnSession` read and written here in one statement. Inside a
+ * transaction (which holds the session and the player locked) a write that finds its row changed
+ * throws, and the transaction undoes the others. Outside one (PostgreSQL only) the statement is
+ * the transaction: each write is marked `required`, so if any finds its row changed, or the
+ * player's key was replaced since the read, the statement fails whole (`isChangedMeanwhile`) and
+ * the caller decides the turn again under locks.
+ */
+
 /**
  * Records a turn and moves the session to `next` from the state it was read in, or fails if a
  * concurrent request moved it.
  */
 export async function recordTurn(
-  trx: Transaction<Database>,
-  session: SessionRow,
+  db: Db,
+  { session, keyHash }: LockedSession,
   next: SessionRow,
   turn: Turn,
 ): Promise<SessionRow> {
-  const [, moved] = await runTogether(trx, [messagesInsert(turn), moveSession(session, next)]);
+  const move = required(moveSession(session, next));
+  const [, moved] = db.isTransaction
+    ? await runTogether(db, [messagesInsert(turn), move])
+    : await runTogether(db, [
+        messagesInsert(turn),
+        move,
+        required(playerKeyUnchanged({ playerId: session.player_id, keyHash })),
+      ]);
   if (moved.length !== 1) throw movedMeanwhile();
   return next;
 }
@@ -48,13 +68,15 @@ export async function recordTurn(
  * one unit of stock (counting the sale in the product's demand), charges the player, records the
  * transaction and moves the player's score in the per-score counts, all sent at once. Any
  * conditional update that finds the state changed under it throws, and the database transaction
- * undoes the others. `totals` are the player's, read under the lock of `lockOwnSession`.
+ * undoes the others. `keyHash` and `totals` are the player's as `readOwnSession` read them: the
+ * charge is made only while they stand.
  */
 export async function closeDeal(
-  trx: Transaction<Database>,
+  db: Db,
   deal: {
     session: SessionRow;
     product: ProductRow;
+    keyHash: string;
     totals: { marketCents: number; spentCents: number };
     priceCents: number;
     at: string;
@@ -72,6 +94,9 @@ export async function closeDeal(
   };
   const charge = {
     playerId: session.player_id,
+    keyHash: deal.keyHash,
+    fromMarketCents: totals.marketCents,
+    fromSpentCents: totals.spentCents,
     priceCents,
     marketCents: product.market_cents,
     now: at,
@@ -90,11 +115,11 @@ export async function closeDeal(
   // Never null: a deal's price is above zero, so the player has spent something.
   const score =
     scoreHundredths(totals.marketCents + product.market_cents, totals.spentCents + priceCents) ?? 0;
-  const [, moved, [sold], [charged]] = await runTogether(trx, [
+  const [, moved, [sold], [charged]] = await runTogether(db, [
     messagesInsert(deal.turn),
-    moveSession(session, closed),
-    takeOneFromStock(product.id, at, hourOf(at)),
-    chargeForDeal(charge),
+    required(moveSession(session, closed)),
+    required(takeOneFromStock(product.id, at, hourOf(at))),
+    required(chargeForDeal(charge)),
     insertTransaction(transaction),
     ...scoreMoves(session.player_id, scoreHundredths(totals.marketCents, totals.spentCents), score),
   ]);

@@ -1,6 +1,6 @@
-import { PostgresAdapter, sql, type Transaction } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { compiledOnce, multiRowInsert, type Step } from '../../db/prepared.js';
-import type { Database, Db } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { RecordedMessage } from '../../seller/history.js';
 import type { ProductRow } from '../products/products.tables.js';
 import type { MessageRow, SessionRow, SessionStatus } from './haggle.tables.js';
@@ -26,7 +26,9 @@ export function findOwnSession(
   return ownSession(db, ids).executeTakeFirst();
 }
 
-const lockedSessionQuery = (db: Db, ids: { sessionId: string; playerId: string }) =>
+type Ids = { sessionId: string; playerId: string };
+
+const sessionQuery = (db: Db, ids: Ids) =>
   db
     .selectFrom('haggle_sessions as s')
     .innerJoin('players as pl', 'pl.id', 's.player_id')
@@ -49,26 +51,34 @@ const lockedSessionQuery = (db: Db, ids: { sessionId: string; playerId: string }
       'p.updated_at as product_updated_at',
     ])
     .where('s.id', '=', ids.sessionId)
-    .where('s.player_id', '=', ids.playerId)
-    .$if(isPostgres(db), (query) => query.forNoKeyUpdate(['s', 'pl']));
+    .where('s.player_id', '=', ids.playerId);
 
-const lockedSession = compiledOnce(lockedSessionQuery);
+const lockedSessionQuery = (db: Db, ids: Ids) =>
+  sessionQuery(db, ids).$if(isPostgres(db), (query) => query.forNoKeyUpdate(['s', 'pl']));
 
 /** PostgreSQL only: the same read with the session's messages, in order, as one JSON array. */
-const lockedSessionWithMessages = compiledOnce((db, ids: { sessionId: string; playerId: string }) =>
-  lockedSessionQuery(db, ids).select(
+const withMessages = (query: ReturnType<typeof sessionQuery>) =>
+  query.select(
     sql<
       RecordedMessage[]
     >`(select coalesce(json_agg(json_build_object('sender', m.sender, 'round', m.round, 'offer_cents', m.offer_cents, 'message', m.message) order by m.position), '[]'::json) from haggle_messages m where m.session_id = s.id)`.as(
       'messages',
     ),
-  ),
+  );
+
+// Inside a transaction the session and its player are locked; outside one they are read as they
+// stand (PostgreSQL only), and the turn's one statement checks they did not change.
+const lockedSession = compiledOnce(lockedSessionQuery);
+const readSession = compiledOnce(sessionQuery);
+const lockedSessionWithMessages = compiledOnce((db, ids: Ids) =>
+  withMessages(lockedSessionQuery(db, ids)),
 );
+const readSessionWithMessages = compiledOnce((db, ids: Ids) => withMessages(sessionQuery(db, ids)));
 
 /** A session with what deciding on it needs: the player's balance and totals, and the product. */
 export interface LockedSession {
   session: SessionRow;
-  /** The hash of the player's current API key, read under the lock (a rotation waits for it). */
+  /** The hash of the player's current API key (under the lock, a rotation waits for it). */
   keyHash: string;
   creditsCents: number;
   /** The player's totals so far, which a deal's score is worked out from. */
@@ -77,37 +87,36 @@ export interface LockedSession {
 }
 
 /**
- * The player's session, its player's balance and totals and its product in one read, locking
- * the session and the player until the transaction ends, so two requests on one session are
- * decided one after the other, and a deal's score move is worked out from totals no other deal
- * can change meanwhile: `FOR NO KEY UPDATE OF` both on PostgreSQL (the product stays unlocked;
- * the deal's writes are conditional); SQLite's IMMEDIATE transactions already lock the whole
- * database.
+ * The player's session, its player's balance and totals and its product in one read. Inside a
+ * transaction it locks the session and the player until the transaction ends, so two requests on
+ * one session are decided one after the other, and a deal's score move is worked out from totals
+ * no other deal can change meanwhile: `FOR NO KEY UPDATE OF` both on PostgreSQL (the product
+ * stays unlocked; the deal's writes are conditional); SQLite's IMMEDIATE transactions already
+ * lock the whole database. Outside a transaction (PostgreSQL) it locks nothing: the turn is then
+ * written in one statement that fails if what it was decided on changed (`haggle.deal.ts`).
  */
-export async function lockOwnSession(
-  trx: Transaction<Database>,
-  ids: { sessionId: string; playerId: string },
-): Promise<LockedSession | undefined> {
-  const [row] = (await lockedSession(trx, ids)).rows;
+export async function readOwnSession(db: Db, ids: Ids): Promise<LockedSession | undefined> {
+  const [row] = (await (db.isTransaction ? lockedSession : readSession)(db, ids)).rows;
   return row === undefined ? undefined : lockedOf(row);
 }
 
 /**
- * `lockOwnSession` with the session's messages so far, which an offer's answer depends on: on
+ * `readOwnSession` with the session's messages so far, which an offer's answer depends on: on
  * PostgreSQL in the same statement (a round trip fewer). That statement reads the messages as of
  * its start, so if it waited for the lock while another offer on the session committed, they
  * miss that offer's round: then they are read again (a retried offer is answered from them,
  * whatever the session's status).
  */
-export async function lockOwnSessionWithMessages(
-  trx: Transaction<Database>,
-  ids: { sessionId: string; playerId: string },
+export async function readOwnSessionWithMessages(
+  db: Db,
+  ids: Ids,
 ): Promise<(LockedSession & { messages: RecordedMessage[] }) | undefined> {
-  if (!isPostgres(trx)) {
-    const locked = await lockOwnSession(trx, ids);
-    return locked && { ...locked, messages: await listMessages(trx, locked.session.id) };
+  if (!isPostgres(db)) {
+    const locked = await readOwnSession(db, ids);
+    return locked && { ...locked, messages: await listMessages(db, locked.session.id) };
   }
-  const [row] = (await lockedSessionWithMessages(trx, ids)).rows;
+  const read = db.isTransaction ? lockedSessionWithMessages : readSessionWithMessages;
+  const [row] = (await read(db, ids)).rows;
   if (row === undefined) return undefined;
   const { messages, ...rest } = row;
   const locked = lockedOf(rest);
@@ -116,7 +125,7 @@ export async function lockOwnSessionWithMessages(
   const expected = 1 + 2 * session.rounds_count;
   const complete =
     session.status === 'active' ? messages.length === expected : messages.length >= expected;
-  return { ...locked, messages: complete ? messages : await listMessages(trx, session.id) };
+  return { ...locked, messages: complete ? messages : await listMessages(db, session.id) };
 }
 
 type LockedRow = Awaited<ReturnType<typeof lockedSession>>['rows'][number];
@@ -209,6 +218,26 @@ const sessionMove = compiledOnce(
       .where('rounds_count', '=', values.fromRoundsCount)
       .returning('id'),
 );
+
+const keyUnchanged = compiledOnce((db, values: { playerId: string; keyHash: string }) =>
+  db
+    .selectFrom('players')
+    .select('id')
+    .where('id', '=', values.playerId)
+    .where('api_key_hash', '=', values.keyHash)
+    .forNoKeyUpdate(),
+);
+
+/**
+ * The player, locked, if the API key is still the one whose hash is `keyHash` (no row once a
+ * rotation replaced it): the lock a turn decided without locks takes when it is written, so a
+ * rotation either waits for the turn or makes it fail. PostgreSQL only.
+ */
+export function playerKeyUnchanged(values: { playerId: string; keyHash: string }): Step<{
+  id: string;
+}> {
+  return keyUnchanged.with(values);
+}
 
 /**
  * Moves a session to `to` only from the state the caller decided on: still active and still

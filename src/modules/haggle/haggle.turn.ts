@@ -1,5 +1,6 @@
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { PostgresAdapter } from 'kysely';
+import { isChangedMeanwhile } from '../../db/errors.js';
+import type { Db } from '../../db/schema.js';
 import { AppError, notFound, validationHeadline } from '../../http/errors.js';
 import { parseCents } from '../../http/money.js';
 import { pastRounds, type RecordedMessage } from '../../seller/history.js';
@@ -35,9 +36,9 @@ import {
   soldOutMeanwhile,
 } from './haggle.errors.js';
 import {
-  lockOwnSession,
-  lockOwnSessionWithMessages,
   moveSession,
+  readOwnSession,
+  readOwnSessionWithMessages,
   type LockedSession,
 } from './haggle.repository.js';
 import type { SessionRow } from './haggle.tables.js';
@@ -54,50 +55,62 @@ export interface Caller {
  * Writes the expiry of an idle session: ended at its deadline (its cool-down runs from then).
  * Conditional on the state read, so when two processes notice it at once, one writes it.
  */
-export async function expireIdle(
-  trx: Transaction<Database>,
-  deps: HaggleDeps,
-  session: SessionRow,
-): Promise<void> {
+export async function expireIdle(db: Db, deps: HaggleDeps, session: SessionRow): Promise<void> {
   const endedAt = idleDeadline(session, deps.idleMinutes);
   const expired: SessionRow = { ...session, status: 'expired', ended_at: endedAt };
   const { query, values } = moveSession(session, expired);
-  await query(trx, values as never);
+  await query(db, values as never);
 }
 
 /**
- * Runs `act` on the player's active session, locked (404 or 409 otherwise). A session idle past
- * the limit is expired instead: that is written and committed, then 409 `session_not_active`.
- * The caller's `keyHash` is that of the key the request was authenticated with: a rotation
- * committed since then (it waits for the lock, or this read waits for it) makes the turn 401,
- * so no turn is taken with a key already replaced. `answered`, when given, may answer from
- * what is stored, whatever the session's status, before any of that: a retried turn.
+ * Runs `act` on the player's active session (404 or 409 otherwise). A session idle past the
+ * limit is expired instead: that is written and committed, then 409 `session_not_active`. The
+ * caller's `keyHash` is that of the key the request was authenticated with: a rotation committed
+ * since then makes the turn 401, so no turn is taken with a key already replaced. `answered`,
+ * when given, may answer from what is stored, whatever the session's status, before any of
+ * that: a retried turn.
+ *
+ * On PostgreSQL the turn is first decided on the rows as they stand, without a transaction, and
+ * written in one statement that fails whole if they changed meanwhile (`haggle.deal.ts`); then,
+ * or when an idle session must be expired, it is decided again in a transaction that locks the
+ * session and the player. Uncontended, that spares a turn two round trips (`begin`, `commit`);
+ * either way a turn sees and changes what it would under the locks. SQLite always locks.
  */
-async function onActiveSession<T, Locked extends LockedSession>(
+async function onActiveSession<T, Read extends LockedSession>(
   deps: HaggleDeps,
   { playerId, keyHash }: Caller,
   sessionId: string,
-  lock: (
-    trx: Transaction<Database>,
-    ids: { sessionId: string; playerId: string },
-  ) => Promise<Locked | undefined>,
-  act: (trx: Transaction<Database>, locked: Locked, at: string) => Promise<T>,
-  answered?: (trx: Transaction<Database>, locked: Locked) => Promise<T | undefined>,
+  read: (db: Db, ids: { sessionId: string; playerId: string }) => Promise<Read | undefined>,
+  act: (db: Db, read: Read, at: string) => Promise<T>,
+  answered?: (db: Db, read: Read) => Promise<T | undefined>,
 ): Promise<T> {
-  const result = await deps.store.db.transaction().execute(async (trx) => {
-    const locked = await lock(trx, { sessionId, playerId });
-    if (locked === undefined) throw notFound('Session');
-    if (locked.keyHash !== keyHash) throw keyReplaced();
-    const again = await answered?.(trx, locked);
+  /** The turn's outcome, or undefined when it must be decided again in a transaction. */
+  const decide = async (db: Db) => {
+    const found = await read(db, { sessionId, playerId });
+    if (found === undefined) throw notFound('Session');
+    if (found.keyHash !== keyHash) throw keyReplaced();
+    const again = await answered?.(db, found);
     if (again !== undefined) return { expired: false, value: again } as const;
-    if (locked.session.status !== 'active') throw sessionNotActive(locked.session.status);
+    if (found.session.status !== 'active') throw sessionNotActive(found.session.status);
     const at = now();
-    if (isIdle(locked.session, at, deps.idleMinutes)) {
-      await expireIdle(trx, deps, locked.session);
+    if (isIdle(found.session, at, deps.idleMinutes)) {
+      if (!db.isTransaction) return undefined;
+      await expireIdle(db, deps, found.session);
       return { expired: true } as const;
     }
-    return { expired: false, value: await act(trx, locked, at) } as const;
-  });
+    return { expired: false, value: await act(db, found, at) } as const;
+  };
+  const database = deps.store.db;
+  let result;
+  if (database.getExecutor().adapter instanceof PostgresAdapter) {
+    try {
+      result = await decide(database);
+    } catch (error) {
+      if (!isChangedMeanwhile(error)) throw error;
+    }
+  }
+  result ??= await database.transaction().execute(decide);
+  if (result === undefined) throw new Error('a turn decided in a transaction has an outcome');
   if (result.expired) throw sessionExpired(deps.idleMinutes);
   return result.value;
 }
@@ -129,7 +142,7 @@ export interface OfferOutcome {
  */
 async function answeredOffer(
   deps: HaggleDeps,
-  trx: Transaction<Database>,
+  db: Db,
   locked: LockedSession & { messages: RecordedMessage[] },
   round: number | undefined,
   offerCents: number,
@@ -148,7 +161,7 @@ async function answeredOffer(
     const asItStands = asOf(session, now(), deps.idleMinutes);
     const reply = { ...decision, message: said.message };
     const deal =
-      decision.outcome === 'accepted' ? await findSessionDeal(trx, session.id) : undefined;
+      decision.outcome === 'accepted' ? await findSessionDeal(db, session.id) : undefined;
     return { session: asItStands, reply, product, creditsCents, transaction: deal ?? null };
   }
   // A finished or idle session answers as it does to an offer without a round (409).
@@ -178,8 +191,8 @@ export async function makeOffer(
     deps,
     caller,
     input.session_id,
-    lockOwnSessionWithMessages,
-    async (trx, locked, at) => {
+    readOwnSessionWithMessages,
+    async (db, locked, at) => {
       const { session, creditsCents, totals, product, messages } = locked;
       if (offerCents > creditsCents) {
         throw new AppError(
@@ -222,13 +235,14 @@ export async function makeOffer(
       switch (reply.outcome) {
         case 'countered': {
           const next = { ...moved, counter_offer_cents: reply.counterCents };
-          const countered = await recordTurn(trx, session, next, turn);
+          const countered = await recordTurn(db, locked, next, turn);
           return { session: countered, reply, product, creditsCents, transaction: null };
         }
         case 'accepted': {
-          const deal = await closeDeal(trx, {
+          const deal = await closeDeal(db, {
             session,
             product,
+            keyHash: locked.keyHash,
             totals,
             priceCents: offerCents,
             at,
@@ -247,12 +261,12 @@ export async function makeOffer(
         case 'rejected':
         case 'expired': {
           const next = { ...moved, status: reply.outcome, ended_at: at };
-          const ended = await recordTurn(trx, session, next, turn);
+          const ended = await recordTurn(db, locked, next, turn);
           return { session: ended, reply, product, creditsCents, transaction: null };
         }
       }
     },
-    (trx, locked) => answeredOffer(deps, trx, locked, input.round, offerCents),
+    (db, locked) => answeredOffer(deps, db, locked, input.round, offerCents),
   );
 }
 
@@ -267,7 +281,7 @@ export async function acceptCounter(
   caller: Caller,
   sessionId: string,
 ): Promise<AcceptOutcome> {
-  return onActiveSession(deps, caller, sessionId, lockOwnSession, async (trx, locked, at) => {
+  return onActiveSession(deps, caller, sessionId, readOwnSession, async (db, locked, at) => {
     const { session, creditsCents, totals, product } = locked;
     const priceCents = session.counter_offer_cents;
     if (priceCents === null) {
@@ -283,7 +297,8 @@ export async function acceptCounter(
     }
     if (product.stock_quantity <= 0) throw soldOutMeanwhile();
     const turn: Turn = [playerNote(session, playerWords.accept(priceCents), priceCents, at)];
-    const deal = await closeDeal(trx, { session, product, totals, priceCents, at, turn });
+    const { keyHash } = locked;
+    const deal = await closeDeal(db, { session, product, keyHash, totals, priceCents, at, turn });
     const transaction = withProduct(deal.transaction, product);
     return { session: deal.session, transaction, creditsCents: deal.creditsCents };
   });
@@ -294,9 +309,10 @@ export async function abandonSession(
   caller: Caller,
   sessionId: string,
 ): Promise<{ session: SessionRow }> {
-  return onActiveSession(deps, caller, sessionId, lockOwnSession, async (trx, { session }, at) => {
+  return onActiveSession(deps, caller, sessionId, readOwnSession, async (db, locked, at) => {
+    const { session } = locked;
     const next: SessionRow = { ...session, status: 'abandoned', ended_at: at };
-    const abandoned = await recordTurn(trx, session, next, [
+    const abandoned = await recordTurn(db, locked, next, [
       playerNote(session, playerWords.walkAway, null, at),
     ]);
     return { session: abandoned };

@@ -147,35 +147,41 @@ export async function replaceKeyHash(
   return result.numUpdatedRows === 1n;
 }
 
-const charge = compiledOnce(
-  (db, deal: { playerId: string; priceCents: number; marketCents: number; now: string }) => {
-    // Integer casts: SQLite receives JS numbers as REAL and would otherwise divide exactly.
-    const spent = sql<number>`cast(total_spent_cents + ${deal.priceCents} as bigint)`;
-    const market = sql<number>`cast(total_market_cents + ${deal.marketCents} as bigint)`;
-    return db
-      .updateTable('players')
-      .set((eb) => ({
-        credits_cents: eb('credits_cents', '-', deal.priceCents),
-        total_spent_cents: spent,
-        total_market_cents: market,
-        score_hundredths: sql<number>`(${market} * 200 + ${spent}) / (${spent} * 2)`,
-        deals_count: eb('deals_count', '+', 1),
-        // The earliest deal, whichever of two concurrent ones commits first.
-        first_deal_at: sql<string>`case when first_deal_at is null or first_deal_at > ${deal.now} then ${deal.now} else first_deal_at end`,
-        updated_at: deal.now,
-      }))
-      .where('id', '=', deal.playerId)
-      .where('credits_cents', '>=', deal.priceCents)
-      .returning(['credits_cents', 'total_spent_cents', 'total_market_cents', 'score_hundredths']);
-  },
-);
-
-interface DealCharge {
+// A type, not an interface: compiledOnce takes its values as a record.
+type DealCharge = {
   playerId: string;
+  /** The key and totals the deal was decided with: no charge once another request changed them. */
+  keyHash: string;
+  fromMarketCents: number;
+  fromSpentCents: number;
   priceCents: number;
   marketCents: number;
   now: string;
-}
+};
+
+const charge = compiledOnce((db, deal: DealCharge) => {
+  // Integer casts: SQLite receives JS numbers as REAL and would otherwise divide exactly.
+  const spent = sql<number>`cast(total_spent_cents + ${deal.priceCents} as bigint)`;
+  const market = sql<number>`cast(total_market_cents + ${deal.marketCents} as bigint)`;
+  return db
+    .updateTable('players')
+    .set((eb) => ({
+      credits_cents: eb('credits_cents', '-', deal.priceCents),
+      total_spent_cents: spent,
+      total_market_cents: market,
+      score_hundredths: sql<number>`(${market} * 200 + ${spent}) / (${spent} * 2)`,
+      deals_count: eb('deals_count', '+', 1),
+      // The earliest deal, whichever of two concurrent ones commits first.
+      first_deal_at: sql<string>`case when first_deal_at is null or first_deal_at > ${deal.now} then ${deal.now} else first_deal_at end`,
+      updated_at: deal.now,
+    }))
+    .where('id', '=', deal.playerId)
+    .where('api_key_hash', '=', deal.keyHash)
+    .where('total_market_cents', '=', deal.fromMarketCents)
+    .where('total_spent_cents', '=', deal.fromSpentCents)
+    .where('credits_cents', '>=', deal.priceCents)
+    .returning(['credits_cents', 'total_spent_cents', 'total_market_cents', 'score_hundredths']);
+});
 
 /**
  * Pays for a deal: credits go down and totals up only if the player can still afford it, in the
