@@ -296,13 +296,21 @@ describe.skipIf(skipBrowser)('the web app for players', { timeout: 120_000 }, ()
     await expect.poll(() => page.getByText('You walked away').count()).toBeGreaterThan(0);
     await expect.poll(focused).toMatch(/You walked away/);
     expect(await page.locator('.alert-warning').count()).toBe(0);
-    // When the product opens again, as the service says (the time of day, as the page writes it).
+    // When the product opens again, as the service says (as the page writes a moment: the time
+    // of day, with the date when that is another day, as it is shortly before midnight).
     const thirdId = page.url().split('/').at(-1) ?? '';
     const walked = (await api(`/api/haggle/${thirdId}`)).session as { cooldown_until: string };
-    const reopens = await page.evaluate(
-      (iso) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }),
-      walked.cooldown_until,
-    );
+    const reopens = await page.evaluate((iso) => {
+      const at = new Date(iso);
+      const time = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+      if (at.toDateString() === new Date().toDateString()) return time;
+      const day = at.toLocaleDateString('en-GB', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+      });
+      return `${day}, ${time}`;
+    }, walked.cooldown_until);
     expect(await page.locator('.alert-info').textContent()).toContain(
       `You can haggle for this product again at ${reopens}.`,
     );
