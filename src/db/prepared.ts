@@ -129,10 +129,20 @@ export interface Step<Row> {
   values: Record<string, unknown>;
   /** Run by `runTogether` outside a transaction, it must return a row, or nothing is written. */
   required?: boolean;
+  /** Its rows are not sent back by `runTogether` (it gives an empty list for them). */
+  unread?: boolean;
 }
 
 /** The step, marked as one that must return a row when `runTogether` runs outside a transaction. */
 export const required = <Row>(step: Step<Row>): Step<Row> => ({ ...step, required: true });
+
+/**
+ * The step, with rows the caller does not read: `runTogether` does not send them back, which
+ * spares PostgreSQL making them JSON and the client parsing it. A write runs all the same; a
+ * read runs only if it is also `required` (PostgreSQL runs a `WITH` select only when used).
+ */
+export const unread = <Row>(step: Step<Row>): Step<never> =>
+  ({ ...step, unread: true }) as unknown as Step<never>;
 
 /**
  * A multi-row insert compiled once for each number of rows up to `maxRows`: `build` gets the
@@ -205,12 +215,15 @@ export async function runTogether<const Steps extends readonly Step<unknown>[]>(
 ): Promise<Rows<Steps>> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
     const rows: unknown[][] = [];
-    for (const step of steps) rows.push((await step.query(db, step.values as never)).rows);
+    for (const step of steps) {
+      const { rows: stepRows } = await step.query(db, step.values as never);
+      rows.push(step.unread === true ? [] : stepRows);
+    }
     return rows as Rows<Steps>;
   }
   // Outside a transaction, the steps that must return a row: the statement checks them.
   const checked = db.isTransaction ? [] : steps.flatMap((step, i) => (step.required ? [i] : []));
-  const key = `${steps.map((step) => idOf(step.build)).join(',')};${checked.join(',')}`;
+  const key = `${steps.map((step) => `${String(idOf(step.build))}${step.unread === true ? '-' : ''}`).join(',')};${checked.join(',')}`;
   let query = combined.get(key);
   if (query === undefined) {
     query = compiledOnce((qb, values: Record<string, unknown>) => {
@@ -221,11 +234,14 @@ export async function runTogether<const Steps extends readonly Step<unknown>[]>(
       steps.forEach((step, i) => {
         chain = chain.with(`q${i}`, () => step.build(qb, valuesOf(i)));
       });
-      const results = steps.map((_, i) => {
+      const results = steps.flatMap((step, i) => {
+        if (step.unread === true) return [];
         const table = sql.table(`q${i}`);
-        return sql`(select coalesce(json_agg(${table}), '[]'::json) from ${table})`.as(`r${i}`);
+        return [sql`(select coalesce(json_agg(${table}), '[]'::json) from ${table})`.as(`r${i}`)];
       });
-      if (checked.length === 0) return chain.selectNoFrom(results);
+      if (checked.length === 0) {
+        return chain.selectNoFrom(results.length > 0 ? results : [sql`0`.as('none')]);
+      }
       // A function that fails fails the statement, and every write of its WITH queries with it.
       const found = checked.map((i) => sql`exists (select from ${sql.table(`q${i}`)})`);
       const check = sql`case when ${sql.join(found, sql` and `)} then 0 else changed_meanwhile() end`;

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/db/database.js';
 import { isChangedMeanwhile } from '../../src/db/errors.js';
 import * as changedMeanwhile from '../../src/db/migrations/0018_changed_meanwhile.js';
-import { compiledOnce, multiRowInsert, required, runTogether } from '../../src/db/prepared.js';
+import {
+  compiledOnce,
+  multiRowInsert,
+  required,
+  runTogether,
+  unread,
+} from '../../src/db/prepared.js';
 import {
   createTestDatabase,
   openTestStore,
@@ -149,6 +155,30 @@ describe.each(testDialects)('queries compiled once (%s)', (dialect) => {
       { key: 'b1', value: 'yyy!#' },
       { key: 'c1', value: 'new' },
       { key: 'c2', value: 'newer' },
+    ]);
+  });
+
+  it('should run a write whose rows are not read, and give none for it', async () => {
+    const [added, appended] = await runTogether(store.db, [
+      unread(addSetting.with({ key: 'u1', value: 'unread' })),
+      append.with({ key: 'u1', from: 'never', suffix: '?' }),
+    ]);
+    expect([added, appended]).toEqual([[], []]);
+    // Nothing read back at all: the statement still runs every write.
+    const nothing = await runTogether(store.db, [
+      unread(append.with({ key: 'u1', from: 'unread', suffix: '!' })),
+      unread(addSetting.with({ key: 'u2', value: 'also' })),
+    ]);
+    expect(nothing).toEqual([[], []]);
+    const rows = await store.db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('key', 'in', ['u1', 'u2'])
+      .orderBy('key')
+      .execute();
+    expect(rows).toEqual([
+      { key: 'u1', value: 'unread!' },
+      { key: 'u2', value: 'also' },
     ]);
   });
 

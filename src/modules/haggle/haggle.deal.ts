@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/schema.js';
-import { required, runTogether } from '../../db/prepared.js';
+import { required, runTogether, unread } from '../../db/prepared.js';
 import { formatCredits, hourOf } from '../../seller/index.js';
 import { scoreHundredths, scoreMoves } from '../leaderboard/leaderboard.repository.js';
 import { chargeForDeal } from '../players/players.repository.js';
@@ -53,11 +53,11 @@ export async function recordTurn(
 ): Promise<SessionRow> {
   const move = required(moveSession(session, next));
   const [, moved] = db.isTransaction
-    ? await runTogether(db, [messagesInsert(turn), move])
+    ? await runTogether(db, [unread(messagesInsert(turn)), move])
     : await runTogether(db, [
-        messagesInsert(turn),
+        unread(messagesInsert(turn)),
         move,
-        required(playerKeyUnchanged({ playerId: session.player_id, keyHash })),
+        unread(required(playerKeyUnchanged({ playerId: session.player_id, keyHash }))),
       ]);
   if (moved.length !== 1) throw movedMeanwhile();
   return next;
@@ -116,12 +116,16 @@ export async function closeDeal(
   const score =
     scoreHundredths(totals.marketCents + product.market_cents, totals.spentCents + priceCents) ?? 0;
   const [, moved, [sold], [charged]] = await runTogether(db, [
-    messagesInsert(deal.turn),
+    unread(messagesInsert(deal.turn)),
     required(moveSession(session, closed)),
     required(takeOneFromStock(product.id, at, hourOf(at))),
     required(chargeForDeal(charge)),
-    insertTransaction(transaction),
-    ...scoreMoves(session.player_id, scoreHundredths(totals.marketCents, totals.spentCents), score),
+    unread(insertTransaction(transaction)),
+    ...scoreMoves(
+      session.player_id,
+      scoreHundredths(totals.marketCents, totals.spentCents),
+      score,
+    ).map(unread),
   ]);
   // In this order: a session another request moved explains the rest.
   if (moved.length !== 1) throw movedMeanwhile();
