@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTarget } from '../config.js';
-import { isStorageUnavailable } from './errors.js';
+import { endsConnection } from './errors.js';
 import { runNamed, runNamedOnPool } from './pg-named-query.js';
 import { runDirectly, statementName, type DirectRunner } from './prepared.js';
 import type { Database } from './schema.js';
@@ -101,12 +101,12 @@ export function openStore(
 function namedStatements(pool: pg.Pool): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    // A failure that may have ended the connection (a server that terminated it says so before
-    // the socket closes): released with it, the pool closes the connection instead of handing
-    // it to the next query, as pg's own pool.query does.
+    // A failure that ended the connection (a server that terminated it says so before the
+    // socket closes): released with it, the pool closes the connection instead of handing it to
+    // the next query. Other failures (a statement past its time limit, a deadlock) keep it.
     let failure: Error | undefined;
     const noteFailure = (error: unknown) => {
-      if (isStorageUnavailable(error)) failure = error as Error;
+      if (endsConnection(error)) failure = error as Error;
       throw error;
     };
     return {

@@ -73,6 +73,19 @@ export function isStorageUnavailable(error: unknown): boolean {
 }
 
 /**
+ * A PostgreSQL failure after which the connection it came from cannot be used again: the
+ * connection failed (08), the server ended it (57P: shut down, terminated by an administrator,
+ * crashed) or the socket did, or pg says it is gone. A statement past its time limit, a deadlock
+ * or a read-only server leave the connection as good as it was.
+ */
+export function endsConnection(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code !== undefined) return /^(08...|57P..)$/.test(code) || networkCodes.has(code);
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|is not queryable/i.test(message);
+}
+
+/**
  * A database that has migrations this version does not have: a newer release set it up (the
  * operator rolled back the code, or pointed it at another release's database).
  */

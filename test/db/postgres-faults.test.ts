@@ -118,6 +118,27 @@ describe.runIf(testDialects.includes('postgres'))('PostgreSQL faults under a req
     expect(isStorageUnavailable(failure)).toBe(true);
   });
 
+  it('should keep a connection whose statement went past the time limit', async () => {
+    const database = await createTestDatabase('postgres');
+    const config = loadConfig({ DATABASE_URL: database.url, DATABASE_STATEMENT_TIMEOUT_MS: '200' });
+    // One connection: the same one serves every query unless the pool closes it.
+    const store = openStore({ ...config, databasePoolSize: 1 });
+    const pid = async () =>
+      (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(store.db)).rows[0]?.pid;
+    try {
+      const before = await pid();
+      const failure = await sql`select pg_sleep(1)`.execute(store.db).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect((failure as { code?: string } | undefined)?.code).toBe('57014');
+      expect(await pid()).toBe(before);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+
   it('should set a database up without the time limit, which serving keeps', async () => {
     const database = await createTestDatabase('postgres');
     // A limit of the database's own, which neither the setup nor `0` may inherit.
