@@ -15,6 +15,9 @@ import { credits, moment } from '../format';
 import { navigate, restoreFocus, savedScroll, setQuery, useLocation } from '../router';
 import { problemText } from '../words';
 
+const NONE_OPEN: ReadonlySet<string> = new Set();
+const NONE_BLOCKED: ReadonlyMap<string, string> = new Map();
+
 const categories: Product['category'][] = [
   'Electronics',
   'Fashion',
@@ -53,28 +56,37 @@ export function PlayPage() {
   const [opening, setOpening] = useState<string | null>(null);
   const [refused, setRefused] = useState<{ id: string; text: string; full: boolean } | null>(null);
   // The products the player has an active negotiation for: their button goes back to it. (One
-  // page of the most there may be: each product has at most one of each.)
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  // The products a negotiation that ended without a deal blocks, each until when.
-  const [blocked, setBlocked] = useState<ReadonlyMap<string, string>>(new Map());
+  // page of the most there may be: each product has at most one of each.) And the products a
+  // negotiation that ended without a deal blocks, each until when. Each is kept with the key it
+  // was read with and shown only while that player is signed in: after a sign-out (or in as
+  // another player), nothing of the last player's is drawn, not even once.
+  const [openRead, setOpen] = useState<{ key: string; ids: ReadonlySet<string> } | null>(null);
+  const [blockedRead, setBlocked] = useState<{
+    key: string;
+    until: ReadonlyMap<string, string>;
+  } | null>(null);
+  const open = openRead !== null && openRead.key === me?.key ? openRead.ids : NONE_OPEN;
+  const blocked =
+    blockedRead !== null && blockedRead.key === me?.key ? blockedRead.until : NONE_BLOCKED;
   useEffect(() => {
-    // Signed out (or in as another player): nothing of the last player's stays on the page.
-    setOpen(new Set());
-    setBlocked(new Map());
     if (me === null) return;
+    const { key } = me;
     // Answers that arrive after this player's key is gone are dropped.
     let current = true;
-    listNegotiations(me.key, { status: 'active', limit: 100 }).then(
+    listNegotiations(key, { status: 'active', limit: 100 }).then(
       (page) => {
-        if (current) setOpen(new Set(page.items.map((item) => item.product_id)));
+        if (current) setOpen({ key, ids: new Set(page.items.map((item) => item.product_id)) });
       },
       // Without it, every button says "Haggle", which opens an active negotiation all the same.
       () => undefined,
     );
-    listNegotiations(me.key, { cooling_down: true, limit: 100 }).then(
+    listNegotiations(key, { cooling_down: true, limit: 100 }).then(
       (page) => {
         if (!current) return;
-        setBlocked(new Map(page.items.map((item) => [item.product_id, item.cooldown_until ?? ''])));
+        const until = page.items.map(
+          (item) => [item.product_id, item.cooldown_until ?? ''] as const,
+        );
+        setBlocked({ key, until: new Map(until) });
       },
       // Without it, a blocked product's Haggle says why when pressed.
       () => undefined,
@@ -85,17 +97,19 @@ export function PlayPage() {
   }, [me?.key]);
   // A product opens again when its time comes, without reading the list again.
   useEffect(() => {
-    const ends = [...blocked.values()].map((until) => Date.parse(until));
+    if (blockedRead === null) return;
+    const ends = [...blockedRead.until.values()].map((until) => Date.parse(until));
     if (ends.length === 0) return;
     const timer = setTimeout(
       () => {
         const now = Date.now();
-        setBlocked(new Map([...blocked].filter(([, until]) => Date.parse(until) > now)));
+        const left = [...blockedRead.until].filter(([, until]) => Date.parse(until) > now);
+        setBlocked({ key: blockedRead.key, until: new Map(left) });
       },
       Math.max(0, Math.min(...ends) - Date.now()) + 500,
     );
     return () => clearTimeout(timer);
-  }, [blocked]);
+  }, [blockedRead]);
 
   useEffect(() => {
     setQuery({ search, category, in_stock: inStock ? 'true' : '' });
