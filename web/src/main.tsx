@@ -43,12 +43,15 @@ const sections: { page: PageName; label: string; game?: true; also?: PageName[] 
 function App() {
   const { path, visit } = useLocation();
   const me = usePlayer();
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The menu (narrow screens) is open on the page it was opened on: moving to another page
+  // closes it in the same drawing as the new page, not in one after it.
+  const [menuOpenOn, setMenuOpenOn] = useState<number | null>(null);
+  const menuOpen = menuOpenOn === visit;
+  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? visit : null);
   const firstPage = useRef(true);
   const current = matchPage(path);
   // After moving to another page, start reading (and tabbing) from its heading.
   useEffect(() => {
-    setMenuOpen(false);
     if (firstPage.current) firstPage.current = false;
     else document.querySelector<HTMLElement>('main h1')?.focus();
   }, [visit]);
