@@ -16,11 +16,13 @@ import { fieldProblems } from './validation.js';
 
 /**
  * Answers a path no route serves in another way than the JSON 404 (the web app's own
- * not-found page for browsers), or leaves it to the envelope by returning undefined.
+ * not-found page for browsers), or leaves it to the envelope by returning undefined. It calls
+ * `beforeSending` just before it sends the page.
  */
 export type NotFoundPage = (
   request: FastifyRequest,
   reply: FastifyReply,
+  beforeSending?: () => void,
 ) => FastifyReply | undefined;
 
 /** The one place where anything thrown becomes the contract's error envelope. */
@@ -167,8 +169,13 @@ export function answerFrameworkError(
   // A browser sent to a malformed address of the app's pages, or one too long to route (a
   // mangled link), gets the app, which says so in words, not the API's JSON.
   const forBrowsers = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  if (forBrowsers && notFoundPage?.(request, reply) !== undefined) return;
-  setHeadersWithoutHooks(request, reply);
+  const page = forBrowsers
+    ? notFoundPage?.(request, reply, () => {
+        setHeadersWithoutHooks(request, reply, 'document');
+      })
+    : undefined;
+  if (page !== undefined) return;
+  setHeadersWithoutHooks(request, reply, 'api');
   void send(reply, toAppError(error));
 }
 

@@ -23,6 +23,16 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * Headers every response carries: security headers, the request's id, caching rules and
  * compression.
  *
+ * - Security headers by what the answer is. A document a browser renders, which may load or run
+ *   anything (HTML, and XML such as SVG or Atom), and a script carry Helmet's whole set. Every
+ *   other answer (JSON, plain text, styles, empty answers) carries the headers OWASP's REST
+ *   Security Cheat Sheet names for API responses, with values stricter than a page's: a policy
+ *   that allows nothing (`default-src 'none'; frame-ancestors 'none'`), `X-Frame-Options: DENY`,
+ *   HSTS and `nosniff`, with `Referrer-Policy` and `Cross-Origin-Resource-Policy`. What it leaves
+ *   out acts only on a rendered page (opener policy, agent clusters, DNS prefetching, IE8
+ *   downloads, Flash policy files, the retired XSS filter), and every header line costs the
+ *   server and each client that reads it (bench/LOG.md, "Security headers by what the answer
+ *   is").
  * - Nothing is stored by caches (`no-store`) unless it is a public read: keys, receipt tokens and
  *   private game data must not land in a shared or browser cache.
  * - Public reads carry an ETag of their body and answer `If-None-Match` with 304; they are
@@ -31,13 +41,9 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  *   names one sequence of bytes (RFC 9110 8.8.1), and gzip's bytes are not the body's.
  */
 export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
-  const security = SECURITY_HEADERS();
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of security) reply.header(name, value);
-    done();
-  });
-
+  // Added before any route's own onSend hook: Swagger UI's sets its pages' policy after this.
   app.addHook('onSend', (request, reply, payload, done) => {
+    setSecurityHeaders(reply);
     reply.header('x-request-id', request.id);
     const publicRead =
       (request.method === 'GET' || request.method === 'HEAD') &&
@@ -106,27 +112,64 @@ function weakenWhenCompressed(
   done(null, payload);
 }
 
-// As a list: Fastify's reply.headers() lists an object's keys on every call. Worked out once.
-let security: [string, string][] | undefined;
-const SECURITY_HEADERS = (): [string, string][] =>
-  (security ??= Object.entries(
-    securityHeaders({
-      // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
-      // every request to HTTPS would render /docs as a blank page there.
-      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-      // Product images and listings may be embedded by other sites.
-      crossOriginResourcePolicy: { policy: 'cross-origin' },
-    }),
-  ));
+// Worked out once, as lists: Fastify's reply.headers() lists an object's keys on every call.
+let headerSets: { document: [string, string][]; api: [string, string][] } | undefined;
+const HEADER_SETS = () =>
+  (headerSets ??= {
+    document: Object.entries(
+      securityHeaders({
+        // The service is often run over plain HTTP on a LAN address: a browser told to upgrade
+        // every request to HTTPS would render /docs as a blank page there.
+        contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+        // Product images and listings may be embedded by other sites.
+        crossOriginResourcePolicy: { policy: 'cross-origin' },
+      }),
+    ),
+    api: Object.entries(
+      securityHeaders({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+        },
+        crossOriginResourcePolicy: { policy: 'cross-origin' },
+        xFrameOptions: { action: 'deny' },
+        crossOriginOpenerPolicy: false,
+        originAgentCluster: false,
+        xDnsPrefetchControl: false,
+        xDownloadOptions: false,
+        xPermittedCrossDomainPolicies: false,
+        xXssProtection: false,
+      }),
+    ),
+  });
 
 /**
- * For an answer that Fastify's router makes before any hook runs (a URL it cannot decode, a
- * path segment too long to route): the headers the hooks give every other answer.
+ * Media types a browser renders as a document that may load or run anything (HTML and XML), and
+ * scripts, which a worker would run under their own response's policy.
  */
-export function setHeadersWithoutHooks(request: FastifyRequest, reply: FastifyReply): void {
-  for (const [name, value] of SECURITY_HEADERS()) reply.header(name, value);
+const DOCUMENT_TYPE = /^\s*(?:text\/html|[a-z]+\/(?:[\w.-]+\+)?xml|[a-z]+\/(?:x-)?javascript)\b/i;
+
+/** The security headers for what the answer is (its `Content-Type`, set by now). */
+function setSecurityHeaders(reply: FastifyReply): void {
+  const type = reply.getHeader('content-type');
+  const sets = HEADER_SETS();
+  const set = typeof type === 'string' && DOCUMENT_TYPE.test(type) ? sets.document : sets.api;
+  for (const [name, value] of set) reply.header(name, value);
+}
+
+/**
+ * For an answer that Fastify's router makes without the hooks (a URL it cannot decode, a path
+ * segment too long to route): the headers the hooks give every other answer. It is the API's
+ * JSON error or the web app's page, a document, which sets its own caching.
+ */
+export function setHeadersWithoutHooks(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: 'document' | 'api',
+): void {
+  for (const [name, value] of HEADER_SETS()[kind]) reply.header(name, value);
   reply.header('x-request-id', request.id);
-  reply.header('cache-control', 'no-store');
+  if (kind === 'api') reply.header('cache-control', 'no-store');
 }
 
 /**

@@ -19,6 +19,16 @@ function expectHeadersOfEveryAnswer(headers: Record<string, unknown>): void {
   expect(String(headers['access-control-expose-headers'])).toContain('x-request-id');
 }
 
+/** Helmet's headers that act only on a rendered page: documents carry them, JSON does not. */
+const PAGE_ONLY_HEADERS = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
 function rawExchange(port: number, bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
@@ -286,7 +296,7 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
   });
 
   describe('headers', () => {
-    it('should send security headers on every response', async () => {
+    it("should send the API's security headers on JSON and text answers", async () => {
       const responses = await Promise.all([
         t.app.inject('/healthz'),
         t.app.inject('/api/catalog'),
@@ -297,14 +307,61 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
           headers: { 'content-type': 'application/json' },
           payload: '{"username":',
         }),
+        t.app.inject('/llms.txt'),
+        // Made by the router, without the hooks.
+        t.app.inject('/api/catalog/%zz'),
       ]);
-      expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 404, 400]);
+      expect(responses.map((response) => response.statusCode)).toEqual([
+        200, 200, 404, 400, 200, 400,
+      ]);
       for (const response of responses) {
-        expect(response.headers['x-content-type-options']).toBe('nosniff');
-        expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-        expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
-        expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
-        expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+        const { headers } = response;
+        expect(headers['content-type']).toMatch(/^(application\/json|text\/plain)/);
+        // Nothing may load or run in it, and no page may frame it.
+        expect(headers['content-security-policy']).toBe(
+          "default-src 'none';frame-ancestors 'none'",
+        );
+        expect(headers['x-frame-options']).toBe('DENY');
+        expect(headers['x-content-type-options']).toBe('nosniff');
+        expect(headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+        expect(headers['referrer-policy']).toBe('no-referrer');
+        expect(headers['cross-origin-resource-policy']).toBe('cross-origin');
+        expect(headers['x-request-id']).toEqual(expect.any(String));
+        for (const pageOnly of PAGE_ONLY_HEADERS) expect(headers[pageOnly]).toBeUndefined();
+      }
+    });
+
+    it('should send the whole set of security headers on documents a browser renders', async () => {
+      const listed = await t.app.inject('/api/products');
+      const product = listed.json<{ data: { id: string }[] }>().data[0];
+      const html = { accept: 'text/html' };
+      const responses = await Promise.all([
+        t.app.inject({ url: '/', headers: html }),
+        t.app.inject({ url: '/no-such-page', headers: html }),
+        t.app.inject(`/images/products/${String(product?.id)}.svg`),
+        t.app.inject('/api/catalog/feed.atom'),
+        // The web app's page for a mangled link, made by the router without the hooks.
+        t.app.inject({ url: '/catalog/%zz', headers: html }),
+        // A script: a worker would run under its response's policy.
+        t.app.inject('/docs/static/swagger-ui-bundle.js'),
+      ]);
+      expect(responses.map((response) => response.headers['content-type'])).toEqual([
+        expect.stringMatching(/^text\/html/),
+        expect.stringMatching(/^text\/html/),
+        expect.stringMatching(/^image\/svg\+xml/),
+        expect.stringMatching(/^application\/atom\+xml/),
+        expect.stringMatching(/^text\/html/),
+        expect.stringMatching(/^application\/javascript/),
+      ]);
+      for (const { headers } of responses) {
+        expect(headers['content-security-policy']).toContain("default-src 'self'");
+        expect(headers['content-security-policy']).toContain("script-src 'self'");
+        expect(headers['x-frame-options']).toBe('SAMEORIGIN');
+        expect(headers['x-content-type-options']).toBe('nosniff');
+        expect(headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+        expect(headers['cross-origin-resource-policy']).toBe('cross-origin');
+        expect(headers['x-request-id']).toEqual(expect.any(String));
+        for (const pageOnly of PAGE_ONLY_HEADERS) expect(headers[pageOnly]).toBeDefined();
       }
     });
 

@@ -98,10 +98,12 @@ export const webRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
 export function sendNotFoundPage(
   request: FastifyRequest,
   reply: FastifyReply,
+  beforeSending?: () => void,
 ): FastifyReply | undefined {
   if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
   const path = request.url.split('?')[0] ?? '';
   if (MACHINE_PATHS.test(path) || !wantsHtml(request)) return undefined;
   reply.header('vary', 'accept');
+  beforeSending?.();
   return sendAppShell(reply, matchPage(path) === null ? 404 : 200);
 }
