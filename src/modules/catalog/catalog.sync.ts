@@ -1,6 +1,6 @@
 // Makes the stored catalog equal to the data file at start-up.
 
-import { createHash, hash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Store } from '../../db/database.js';
 import {
@@ -29,8 +29,6 @@ import { indexEntries, type FileIndexer } from './catalog.indexing.js';
 import { writePostings } from './catalog.postings.js';
 import type { ListingEntry } from './catalog.schemas.js';
 import { elementKey, nameKey, searchWords } from './catalog.text.js';
-
-const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /**
  * Part of every content hash: bump it when the indexed words are derived differently, so the
@@ -80,9 +78,13 @@ interface Version {
   hash: string;
 }
 
+/** SHA-256 having read INDEX_FORMAT: each listing's hash goes on from a copy of it. */
+const afterFormat = createHash('sha256').update(INDEX_FORMAT);
+
 function versionOf(entry: ListingEntry): Version {
   const document = JSON.stringify(entry);
-  return { document, hash: sha256(INDEX_FORMAT + document) };
+  // The hash of INDEX_FORMAT + document, without joining (and hashing) the 1.7 KB prefix each time.
+  return { document, hash: afterFormat.copy().update(document).digest('hex') };
 }
 
 function rowOf(
