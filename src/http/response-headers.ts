@@ -24,9 +24,9 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * compression.
  *
  * - Security headers by what the answer is. A document a browser renders, which may load or run
- *   anything (HTML, and XML such as SVG or Atom), and a script carry Helmet's whole set. Every
- *   other answer (JSON, plain text, styles, empty answers) carries the headers OWASP's REST
- *   Security Cheat Sheet names for API responses, with values stricter than a page's: a policy
+ *   anything (HTML, and XML such as SVG or Atom), a script, and an answer without a type carry
+ *   Helmet's whole set. Every other answer (JSON, plain text, styles) carries the headers
+ *   OWASP's REST Security Cheat Sheet names for API responses, stricter than a page's: a policy
  *   that allows nothing (`default-src 'none'; frame-ancestors 'none'`), `X-Frame-Options: DENY`,
  *   HSTS and `nosniff`, with `Referrer-Policy` and `Cross-Origin-Resource-Policy`. What it leaves
  *   out acts only on a rendered page (opener policy, agent clusters, DNS prefetching, IE8
@@ -41,7 +41,8 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  *   names one sequence of bytes (RFC 9110 8.8.1), and gzip's bytes are not the body's.
  */
 export async function registerResponseHeaders(app: FastifyInstance): Promise<void> {
-  // Added before any route's own onSend hook: Swagger UI's sets its pages' policy after this.
+  // Added before any route's own onSend hook: Swagger UI's sets its own policy on everything
+  // under /docs after this.
   app.addHook('onSend', (request, reply, payload, done) => {
     setSecurityHeaders(reply);
     reply.header('x-request-id', request.id);
@@ -149,11 +150,15 @@ const HEADER_SETS = () =>
  */
 const DOCUMENT_TYPE = /^\s*(?:text\/html|[a-z]+\/(?:[\w.-]+\+)?xml|[a-z]+\/(?:x-)?javascript)\b/i;
 
-/** The security headers for what the answer is (its `Content-Type`, set by now). */
+/**
+ * The security headers for what the answer is, by its `Content-Type` (set by now). An answer
+ * without one gets the whole set: a file's 304 goes without it, and a cache takes the 304's
+ * headers for those of the page or script it keeps (RFC 9111 4.3.4).
+ */
 function setSecurityHeaders(reply: FastifyReply): void {
   const type = reply.getHeader('content-type');
   const sets = HEADER_SETS();
-  const set = typeof type === 'string' && DOCUMENT_TYPE.test(type) ? sets.document : sets.api;
+  const set = typeof type === 'string' && !DOCUMENT_TYPE.test(type) ? sets.api : sets.document;
   for (const [name, value] of set) reply.header(name, value);
 }
 
