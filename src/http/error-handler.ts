@@ -11,7 +11,7 @@ import { isStorageUnavailable } from '../db/errors.js';
 import { AppError, storageUnavailable, validationHeadline } from './errors.js';
 import { withoutTrailingSlashes } from './paths.js';
 import { EXPOSED_HEADERS } from './cors.js';
-import { setHeadersWithoutHooks } from './response-headers.js';
+import { apiSecurityHeaders, setHeadersWithoutHooks } from './response-headers.js';
 import { fieldProblems } from './validation.js';
 
 /**
@@ -204,7 +204,10 @@ export function answerClientError(
     socket.write(
       `HTTP/1.1 ${known.status} ${statusText[known.status] ?? 'Error'}\r\n` +
         'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
-        `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+        'Cache-Control: no-store\r\n' +
+        apiSecurityHeaders()
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
         // Any page may read it where any origin may call (the request's Origin is not known).
         (cors.anyOrigin
           ? `Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS}\r\n`

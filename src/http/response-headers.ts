@@ -162,6 +162,9 @@ function setSecurityHeaders(reply: FastifyReply): void {
   for (const [name, value] of set) reply.header(name, value);
 }
 
+/** The API's security headers, for an answer written to the socket without Fastify. */
+export const apiSecurityHeaders = (): readonly [string, string][] => HEADER_SETS().api;
+
 /**
  * For an answer that Fastify's router makes without the hooks (a URL it cannot decode, a path
  * segment too long to route): the headers the hooks give every other answer. It is the API's

@@ -102,6 +102,12 @@ describe.each(testDialects)('HTTP edge (%s)', (dialect) => {
       expect(envelopes(raw)).toEqual(['headers_too_large']);
       expect(raw).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
       expect(raw).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/);
+      // Written to the socket without Fastify, with the API's security headers all the same.
+      expect(raw).toMatch(
+        /\r\ncontent-security-policy: default-src 'none';frame-ancestors 'none'\r\n/i,
+      );
+      expect(raw).toMatch(/\r\nx-frame-options: DENY\r\n/i);
+      expect(raw).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
     });
 
     it('should answer bytes after a body longer than its Content-Length in the envelope', async () => {
